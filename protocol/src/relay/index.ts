@@ -1,0 +1,2 @@
+// Relay HTTP bodies and the relay↔Burrow control socket. Filled in by the relay work.
+export {};

@@ -1,0 +1,2 @@
+// Remote API v1 (inside Noise), binary framing and fragmentation.
+export {};

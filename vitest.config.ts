@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// One `vitest run` at the root runs every package's project; coverage is reported (and enforced) for the
+// shared packages every other part builds on.
+export default defineConfig({
+  test: {
+    projects: ['crypto', 'protocol', 'relay-worker', 'burrow-agent', 'tests'],
+    coverage: {
+      provider: 'v8',
+      include: ['crypto/src/**/*.ts', 'protocol/src/**/*.ts'],
+      exclude: ['**/*.test.ts', '**/*.d.ts', '**/test/**'],
+      reporter: ['text-summary', 'text'],
+      thresholds: { lines: 90 },
+    },
+  },
+});
