@@ -1,0 +1,44 @@
+/**
+ * What the streaming terminal parser reports, in stream order, for each PTY generation. The attention engine
+ * consumes exactly these; the parser produces exactly these. All text fields are already sanitized
+ * (`sanitizeText` from @burrow/crypto) and bounded at parse time.
+ */
+
+/** Which terminal report asked for attention (alert-spec: "terminal reports"). */
+export type NotifySource = 'osc9' | 'osc777' | 'osc99';
+
+/** OSC 9;4 progress states (Windows Terminal / ConEmu): 0 clear, 1 normal, 2 error, 3 indeterminate, 4 paused. */
+export type ProgressState = 'clear' | 'normal' | 'error' | 'indeterminate' | 'paused';
+
+export type TerminalEvent =
+  /** A BEL outside any string sequence (a BEL that terminates an OSC is not a bell). */
+  | { readonly type: 'bell' }
+  /** A desktop-notification report: OSC 9 message, OSC 777 notify, or a completed OSC 99 notification. */
+  | { readonly type: 'notify'; readonly source: NotifySource; readonly title: string; readonly body: string }
+  /** OSC 9;4 progress; `value` is 0–100 when the state carries one. */
+  | { readonly type: 'progress'; readonly state: ProgressState; readonly value: number | null }
+  /** OSC 0 / 2 (window title) or OSC 1 (icon title). */
+  | { readonly type: 'title'; readonly which: 'window' | 'icon' | 'both'; readonly title: string }
+  /** OSC 7 (file:// URL) or OSC 9;9 (ConEmu) working directory, as a decoded path. */
+  | { readonly type: 'cwd'; readonly cwd: string }
+  /** OSC 133;A / 633;A — the prompt starts. */
+  | { readonly type: 'prompt-start' }
+  /** OSC 133;B / 633;B — the prompt ends, command input starts. */
+  | { readonly type: 'command-input-start' }
+  /**
+   * OSC 133;C / 633;C — the command starts executing. `commandLine` comes from 633;E (sent just before C), or
+   * fish 4's `133;C;cmdline_url=…`, else null. `trusted` is true only when 633;E carried the session's nonce.
+   */
+  | { readonly type: 'command-start'; readonly commandLine: string | null; readonly trusted: boolean }
+  /** OSC 133;D / 633;D — the command finished; exitCode null when the shell did not say. */
+  | { readonly type: 'command-end'; readonly exitCode: number | null }
+  /** OSC 633;P property (e.g. Cwd=…, IsWindows=…); key and value sanitized. */
+  | { readonly type: 'property'; readonly key: string; readonly value: string }
+  /** DECSET / DECRST 1004: the program enabled or disabled focus reports (CSI I / CSI O). */
+  | { readonly type: 'focus-reporting'; readonly enabled: boolean }
+  /**
+   * Printable output was seen (anything that is not part of a recognised control sequence); `bytes` counts it.
+   * Reported at most once per parsed chunk, after the chunk's other events, so the quiesce detector can tell
+   * busy from quiet without a per-byte callback.
+   */
+  | { readonly type: 'output'; readonly bytes: number };
