@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // shared packages every other part builds on.
 export default defineConfig({
   test: {
-    projects: ['crypto', 'protocol', 'relay-worker', 'burrow-agent', 'tests'],
+    projects: ['crypto', 'protocol', 'relay-worker', 'burrow-agent', 'pocket-pwa', 'tests'],
     coverage: {
       provider: 'v8',
       include: ['crypto/src/**/*.ts', 'protocol/src/**/*.ts'],
