@@ -1,1 +1,45 @@
-export {};
+// The phone's client core (see README.md in this directory for the API the UI uses).
+export { type BackoffPolicy, backoffDelayMs, POCKET_BACKOFF } from './backoff.js';
+export { type Clock, systemClock } from './clock.js';
+export {
+  applyDirectoryMessage,
+  type Directory,
+  type DirectoryMessage,
+  EMPTY_DIRECTORY,
+  MAX_DIRECTORY_ENTRIES,
+  sortedSessions,
+} from './directory-state.js';
+
+export {
+  type HandshakeMode,
+  handshakePrologue,
+  NOISE_PROTOCOL_NAME,
+  SHORT_CODE_DIGITS,
+  shortCode,
+export { type CursorResult, OutputCursor } from './output-cursor.js';
+
+export {
+  encodePairingLink,
+  encodePairingPayload,
+  isOfferExpired,
+  isRelayUrl,
+  PAIRING_LINK_MAX_RELAY_URL_BYTES,
+  PairingLinkError,
+  type PairingLinkErrorReason,
+  type PairingOffer,
+  parsePairingLink,
+} from './pairing-link.js';
+export {
+  MAX_PAIRINGS,
+  MemoryPairingStorage,
+  type PairingRecord,
+  type PairingStorage,
+} from './pairing-storage.js';
+export {
+  frameBytes,
+  SOCKET_OPEN,
+  type SocketCloseEvent,
+  type SocketFactory,
+  type SocketLike,
+  type SocketMessageEvent,
+} from './socket.js';
