@@ -1,0 +1,3 @@
+export type { NotifySource, ProgressState, TerminalEvent } from './events.js';
+export * from './limits.js';
+export { TerminalParser, type TerminalParserOptions } from './parser.js';

@@ -1,0 +1,165 @@
+/**
+ * Kitty's desktop-notification protocol, OSC 99 (sw.kovidgoyal.net/kitty/desktop-notifications):
+ * `OSC 99 ; <key=value:key=value…> ; <payload> ST`. A notification may arrive in chunks sharing an id `i`;
+ * `d=0` says more follows, `d=1` (the default) completes it. `p` says what the payload is (`title`, the
+ * default, or `body`; `icon` and `buttons` carry no text Burrow shows; `close`, `alive` and `?` are management
+ * and contribute no content). `e=1` means the payload is base64.
+ *
+ * Incomplete state is bounded (alert-spec "Text And Security": cap and expire incomplete OSC 99 state): at most
+ * `KITTY_MAX_OPEN_IDS` ids (the oldest evicted), `KITTY_MAX_BYTES_PER_ID` bytes each, forgotten after
+ * `KITTY_PENDING_TTL_MS` on the injected clock.
+ */
+import { sanitizeText } from '@burrow/crypto';
+import type { TerminalEvent } from './events.js';
+import {
+  KITTY_ID_MAX_BYTES,
+  KITTY_MAX_BYTES_PER_ID,
+  KITTY_MAX_OPEN_IDS,
+  KITTY_PENDING_TTL_MS,
+  NOTIFY_BODY_MAX_CODE_POINTS,
+  NOTIFY_TITLE_MAX_CODE_POINTS,
+} from './limits.js';
+import { decodeUtf8 } from './text-decoding.js';
+
+interface Pending {
+  readonly startedAt: number;
+  title: Uint8Array[];
+  body: Uint8Array[];
+  bytes: number;
+}
+
+enum PayloadKind {
+  Title = 0,
+  Body = 1,
+  /** Icon / buttons: no text for Burrow, but the chunk still counts toward completion. */
+  NoText = 2,
+  /** close / alive / ? and unknown types: the chunk is ignored entirely. */
+  Ignored = 3,
+}
+
+function payloadKind(p: string): PayloadKind {
+  switch (p) {
+    case 'title':
+      return PayloadKind.Title;
+    case 'body':
+      return PayloadKind.Body;
+    case 'icon':
+    case 'buttons':
+      return PayloadKind.NoText;
+    default:
+      return PayloadKind.Ignored;
+  }
+}
+
+interface Metadata {
+  id: string;
+  done: boolean;
+  kind: PayloadKind;
+  base64: boolean;
+}
+
+/** Parses the colon-separated metadata; null when it is malformed (kitty ignores such a sequence). */
+function parseMetadata(text: string): Metadata | null {
+  const meta: Metadata = { id: '', done: true, kind: PayloadKind.Title, base64: false };
+  if (text === '') return meta;
+  for (const pair of text.split(':')) {
+    const eq = pair.indexOf('=');
+    if (eq !== 1) return null; // every key is one letter
+    const value = pair.slice(2);
+    switch (pair[0]) {
+      case 'i':
+        if (value.length > KITTY_ID_MAX_BYTES) return null;
+        meta.id = value;
+        break;
+      case 'd':
+        meta.done = value !== '0';
+        break;
+      case 'p':
+        meta.kind = payloadKind(value);
+        break;
+      case 'e':
+        meta.base64 = value === '1';
+        break;
+      default:
+        break; // a, c, f, g, n, o, s, t, u, w: urgency, icons, sounds, actions — not shown by Burrow
+    }
+  }
+  return meta;
+}
+
+export class KittyNotifications {
+  readonly #now: () => number;
+  readonly #open = new Map<string, Pending>();
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  /** Payload bytes held for incomplete notifications, plus their ids. */
+  retainedBytes(): number {
+    let total = 0;
+    for (const [id, pending] of this.#open) total += pending.bytes + id.length;
+    return total;
+  }
+
+  /** Number of incomplete notification ids held. */
+  openIds(): number {
+    return this.#open.size;
+  }
+
+  /** Forgets incomplete notifications older than the TTL. Cheap when nothing is open. */
+  expire(): void {
+    if (this.#open.size === 0) return;
+    const now = this.#now();
+    for (const [id, pending] of this.#open) {
+      if (now - pending.startedAt >= KITTY_PENDING_TTL_MS || now < pending.startedAt) this.#open.delete(id);
+    }
+  }
+
+  /** OSC 99 ; <payload>: `payload` is everything after `99;`. */
+  dispatch(payload: Uint8Array, events: TerminalEvent[]): void {
+    const semi = payload.indexOf(0x3b);
+    if (semi < 0) return; // both semicolons are mandatory
+    const meta = parseMetadata(decodeUtf8(payload.subarray(0, semi)));
+    if (meta === null || meta.kind === PayloadKind.Ignored) return;
+    this.expire();
+    let pending = this.#open.get(meta.id);
+    if (pending === undefined) {
+      if (this.#open.size >= KITTY_MAX_OPEN_IDS) {
+        const oldest = this.#open.keys().next().value as string;
+        this.#open.delete(oldest);
+      }
+      pending = { startedAt: this.#now(), title: [], body: [], bytes: 0 };
+      this.#open.set(meta.id, pending);
+    }
+    if (meta.kind !== PayloadKind.NoText) {
+      let data = payload.subarray(semi + 1);
+      if (meta.base64) data = Buffer.from(decodeUtf8(data), 'base64');
+      const room = KITTY_MAX_BYTES_PER_ID - pending.bytes;
+      if (data.length > room) data = data.subarray(0, room);
+      if (data.length > 0) {
+        // Copy: `payload` is a view of the parser's reusable OSC buffer.
+        (meta.kind === PayloadKind.Title ? pending.title : pending.body).push(data.slice());
+        pending.bytes += data.length;
+      }
+    }
+    if (!meta.done) return;
+    this.#open.delete(meta.id);
+    const title = sanitizeText(decodeUtf8(concat(pending.title)), NOTIFY_TITLE_MAX_CODE_POINTS);
+    const body = sanitizeText(decodeUtf8(concat(pending.body)), NOTIFY_BODY_MAX_CODE_POINTS);
+    if (title !== '' || body !== '') events.push({ type: 'notify', source: 'osc99', title, body });
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

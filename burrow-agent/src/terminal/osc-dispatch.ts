@@ -1,0 +1,151 @@
+/**
+ * What a complete OSC means to Burrow (alert-spec "Terminal reports"; DESIGN §5). Called once per OSC with its
+ * payload bytes (a view of the parser's buffer, valid only during the call); text is decoded and sanitized
+ * here, once per field.
+ *
+ * - 0 / 1 / 2: titles. The number is read whole, so OSC 10 (a colour query) is never OSC 1.
+ * - 7: working directory as a file URL.
+ * - 9: iTerm2's message, unless it starts with a number (alone or before `;`): then it is a ConEmu
+ *   subcommand, of which only 9;4 (progress) and 9;9 (working directory) mean anything here.
+ * - 99: kitty notifications (kitty-notifications.ts). 133 / 633: shell integration (shell-integration.ts).
+ * - 777: `notify;<title>;<body>` (urxvt, Ghostty); other subcommands are ignored.
+ */
+import { sanitizeText } from '@burrow/crypto';
+import type { ProgressState, TerminalEvent } from './events.js';
+import { decodeFileUrlPath } from './file-url.js';
+import type { KittyNotifications } from './kitty-notifications.js';
+import {
+  CWD_MAX_CODE_POINTS,
+  NOTIFY_BODY_MAX_CODE_POINTS,
+  NOTIFY_TITLE_MAX_CODE_POINTS,
+  TITLE_MAX_CODE_POINTS,
+} from './limits.js';
+import type { ShellIntegration } from './shell-integration.js';
+import { decodeUtf8, parseDecimal, splitFields, startsWithAscii } from './text-decoding.js';
+
+export interface OscHandlers {
+  readonly kitty: KittyNotifications;
+  readonly shell: ShellIntegration;
+}
+
+/** OSC numbers are short; anything longer is not one Burrow knows. */
+const OSC_NUMBER_MAX_DIGITS = 4;
+
+const PROGRESS_STATES: readonly ProgressState[] = ['clear', 'normal', 'error', 'indeterminate', 'paused'];
+
+export function dispatchOsc(osc: Uint8Array, handlers: OscHandlers, events: TerminalEvent[]): void {
+  // Read the leading number up to ';' (or the end).
+  let command = 0;
+  let i = 0;
+  while (i < osc.length && i <= OSC_NUMBER_MAX_DIGITS) {
+    const d = osc[i]! - 0x30;
+    if (d < 0 || d > 9) break;
+    command = command * 10 + d;
+    i++;
+  }
+  if (i === 0 || i > OSC_NUMBER_MAX_DIGITS) return;
+  if (i < osc.length && osc[i] !== 0x3b) return; // "9x;…" is not OSC 9
+  const payload = osc.subarray(Math.min(i + 1, osc.length));
+  switch (command) {
+    case 0:
+    case 1:
+    case 2:
+      events.push({
+        type: 'title',
+        which: command === 0 ? 'both' : command === 1 ? 'icon' : 'window',
+        title: sanitizeText(decodeUtf8(payload), TITLE_MAX_CODE_POINTS),
+      });
+      return;
+    case 7: {
+      const path = decodeFileUrlPath(payload);
+      if (path === null) return;
+      const cwd = sanitizeText(path, CWD_MAX_CODE_POINTS);
+      if (cwd !== '') events.push({ type: 'cwd', cwd });
+      return;
+    }
+    case 9:
+      osc9(payload, events);
+      return;
+    case 99:
+      handlers.kitty.dispatch(payload, events);
+      return;
+    case 133:
+      handlers.shell.osc133(payload, events);
+      return;
+    case 633:
+      handlers.shell.osc633(payload, events);
+      return;
+    case 777:
+      osc777(payload, events);
+      return;
+    default:
+      return;
+  }
+}
+
+/** True when the OSC 9 payload starts with digits followed by ';' or the end: a ConEmu subcommand. */
+function isConEmuSubcommand(payload: Uint8Array): boolean {
+  let i = 0;
+  while (i < payload.length && payload[i]! >= 0x30 && payload[i]! <= 0x39) i++;
+  return i > 0 && (i === payload.length || payload[i] === 0x3b);
+}
+
+function osc9(payload: Uint8Array, events: TerminalEvent[]): void {
+  if (!isConEmuSubcommand(payload)) {
+    const body = sanitizeText(decodeUtf8(payload), NOTIFY_BODY_MAX_CODE_POINTS);
+    if (body !== '') events.push({ type: 'notify', source: 'osc9', title: '', body });
+    return;
+  }
+  const fields = splitFields(payload, 4);
+  const sub = parseDecimal(fields[0]!);
+  if (sub === 4) progress(fields, events);
+  else if (sub === 9 && fields.length >= 2) {
+    // ConEmu 9;9;"<path>" (the quotes are optional).
+    let path = decodeUtf8(payload.subarray(fields[0]!.length + 1));
+    if (path.length >= 2 && path.startsWith('"') && path.endsWith('"')) path = path.slice(1, -1);
+    const cwd = sanitizeText(path, CWD_MAX_CODE_POINTS);
+    if (cwd !== '') events.push({ type: 'cwd', cwd });
+  }
+}
+
+/**
+ * ConEmu / Windows Terminal `9;4;<state>;<percent>`: 0 clear, 1 normal, 2 error, 3 indeterminate, 4 paused.
+ * alert-spec's table: an invalid state, a missing percent for 1 or 4, or a percent above 100 is ignored;
+ * clear and indeterminate carry no value; error's percent is optional.
+ */
+function progress(fields: Uint8Array[], events: TerminalEvent[]): void {
+  if (fields.length < 2) return;
+  const stateNumber = parseDecimal(fields[1]!);
+  const state = PROGRESS_STATES[stateNumber];
+  if (state === undefined) return;
+  const percentField = fields[2];
+  const hasPercent = percentField !== undefined && percentField.length > 0;
+  const percent = hasPercent ? parseDecimal(percentField) : -1;
+  if (
+    hasPercent &&
+    (percent < 0 || percent > 100) &&
+    (state === 'normal' || state === 'paused' || state === 'error')
+  ) {
+    return;
+  }
+  switch (state) {
+    case 'clear':
+    case 'indeterminate':
+      events.push({ type: 'progress', state, value: null });
+      return;
+    case 'error':
+      events.push({ type: 'progress', state, value: hasPercent ? percent : null });
+      return;
+    default:
+      if (!hasPercent) return;
+      events.push({ type: 'progress', state, value: percent });
+  }
+}
+
+function osc777(payload: Uint8Array, events: TerminalEvent[]): void {
+  if (!startsWithAscii(payload, 'notify;')) return;
+  const fields = splitFields(payload.subarray(7), 2);
+  const title = sanitizeText(decodeUtf8(fields[0]!), NOTIFY_TITLE_MAX_CODE_POINTS);
+  const body = fields.length > 1 ? sanitizeText(decodeUtf8(fields[1]!), NOTIFY_BODY_MAX_CODE_POINTS) : '';
+  if (title !== '' || body !== '') events.push({ type: 'notify', source: 'osc777', title, body });
+}

@@ -1,0 +1,222 @@
+/**
+ * The streaming terminal parser: one per PTY generation (DESIGN §5 "Parsing"). Takes raw PTY bytes in any
+ * chunking and returns the `TerminalEvent`s they contain, in stream order, from `feed()`.
+ *
+ * Why a returned array rather than a callback: one small allocation per chunk costs less than a megamorphic
+ * call per event, and the attention engine applies a chunk's events as one batch anyway (alert-spec: "apply a
+ * parse batch's reports and command boundaries in stream order").
+ *
+ * The byte machine is the DEC parser (transition-table.ts). Ground state, where almost all bytes are, skips
+ * to the next ESC or BEL with a short loop and, for long runs, `indexOf` (whose results are remembered for the
+ * rest of the chunk), so plain text never pays per-byte dispatch. Inside an OSC, runs of payload bytes are
+ * copied in one `set`. Nothing is allocated per byte; OSC text is decoded once, when the OSC ends.
+ *
+ * Bounds (limits.ts): an OSC longer than `OSC_MAX_BYTES` is consumed to its terminator and dropped; kitty
+ * chunk state is bounded in kitty-notifications.ts; `retainedBytes()` reports what is held.
+ */
+import type { TerminalEvent } from './events.js';
+import { KittyNotifications } from './kitty-notifications.js';
+import { CSI_PARAM_MAX, OSC_MAX_BYTES } from './limits.js';
+import { dispatchOsc, type OscHandlers } from './osc-dispatch.js';
+import { ShellIntegration } from './shell-integration.js';
+import { Action, State, TRANSITIONS } from './transition-table.js';
+
+const BEL = 0x07;
+const ESC = 0x1b;
+/** Ground bytes scanned by the plain loop before switching to `indexOf` for the rest of the run. */
+const SHORT_RUN = 32;
+/** DECSET / DECRST mode number of focus-event reporting (xterm ctlseqs, "FocusIn/FocusOut"). */
+const FOCUS_REPORTING_MODE = 1004;
+
+const BELL: TerminalEvent = Object.freeze({ type: 'bell' });
+const FOCUS_ON: TerminalEvent = Object.freeze({ type: 'focus-reporting', enabled: true });
+const FOCUS_OFF: TerminalEvent = Object.freeze({ type: 'focus-reporting', enabled: false });
+
+export interface TerminalParserOptions {
+  /**
+   * The session's shell-integration nonce (the value Burrow put in the shell's environment), or null when it
+   * injected none: then no 633;E command line is ever trusted.
+   */
+  readonly nonce: string | null;
+  /** Monotonic milliseconds, for expiring incomplete OSC 99 notifications. */
+  readonly now: () => number;
+}
+
+export class TerminalParser {
+  #state: State = State.Ground;
+  readonly #osc = new Uint8Array(OSC_MAX_BYTES);
+  #oscLength = 0;
+  #oscOverflow = false;
+  #csiPrivate = 0;
+  #csiIntermediate = false;
+  #csiParam = 0;
+  #csiHasFocusMode = false;
+  readonly #kitty: KittyNotifications;
+  readonly #shell: ShellIntegration;
+  readonly #handlers: OscHandlers;
+
+  /**
+   * @throws TypeError when `nonce` is neither null nor a non-empty string, or `now` is not a function.
+   */
+  constructor(options: TerminalParserOptions) {
+    if (typeof options !== 'object' || options === null)
+      throw new TypeError('TerminalParser: options required');
+    const { nonce, now } = options;
+    if (nonce !== null && (typeof nonce !== 'string' || nonce === '')) {
+      throw new TypeError('TerminalParser: nonce must be null or a non-empty string');
+    }
+    if (typeof now !== 'function') throw new TypeError('TerminalParser: now must be a function');
+    this.#kitty = new KittyNotifications(now);
+    this.#shell = new ShellIntegration(nonce);
+    this.#handlers = { kitty: this.#kitty, shell: this.#shell };
+  }
+
+  /** Bytes of untrusted input currently held (partial OSC, kitty chunks, a pending command line). */
+  retainedBytes(): number {
+    return this.#oscLength + this.#kitty.retainedBytes() + this.#shell.retainedBytes();
+  }
+
+  /**
+   * Parses one chunk of PTY output. Events come in stream order; a final `output` event counts the chunk's
+   * printable bytes (when there were any).
+   *
+   * @throws TypeError when `chunk` is not a Uint8Array.
+   */
+  feed(chunk: Uint8Array): TerminalEvent[] {
+    if (!(chunk instanceof Uint8Array))
+      throw new TypeError('TerminalParser.feed: chunk must be a Uint8Array');
+    const events: TerminalEvent[] = [];
+    this.#kitty.expire();
+    const n = chunk.length;
+    let state = this.#state;
+    let output = 0;
+    let nextEsc = -1;
+    let nextBel = -1;
+    let i = 0;
+    while (i < n) {
+      if (state === State.Ground) {
+        let j = i;
+        const limit = Math.min(i + SHORT_RUN, n);
+        while (j < limit) {
+          const b = chunk[j]!;
+          if (b === ESC || b === BEL) break;
+          j++;
+        }
+        if (j === limit && j < n) {
+          // A long run: let indexOf find the next stop, remembering each result for the rest of the chunk.
+          if (nextEsc < j) {
+            nextEsc = chunk.indexOf(ESC, j);
+            if (nextEsc < 0) nextEsc = n;
+          }
+          if (nextBel < j) {
+            nextBel = chunk.indexOf(BEL, j);
+            if (nextBel < 0) nextBel = n;
+          }
+          j = Math.min(nextEsc, nextBel);
+        }
+        output += j - i;
+        i = j;
+        if (i >= n) break;
+        if (chunk[i] === BEL) events.push(BELL);
+        else state = State.Escape;
+        i++;
+        continue;
+      }
+      if (state === State.OscString) {
+        // Copy the run of payload bytes (0x20–0xFF) in one go.
+        let j = i;
+        while (j < n && chunk[j]! >= 0x20) j++;
+        if (j > i) {
+          this.#oscPut(chunk, i, j);
+          i = j;
+          if (i >= n) break;
+        }
+      }
+      const b = chunk[i]!;
+      const transition = TRANSITIONS[(state << 8) | b]!;
+      state = transition & 0x0f;
+      switch ((transition >> 4) as Action) {
+        case Action.None:
+          break;
+        case Action.Execute:
+          if (b === BEL) events.push(BELL);
+          else output++;
+          break;
+        case Action.Print:
+          output++;
+          break;
+        case Action.Clear:
+          this.#csiPrivate = 0;
+          this.#csiIntermediate = false;
+          this.#csiParam = 0;
+          this.#csiHasFocusMode = false;
+          break;
+        case Action.Collect:
+          if (b >= 0x3c) this.#csiPrivate = b;
+          else this.#csiIntermediate = true;
+          break;
+        case Action.Param:
+          if (b <= 0x39) {
+            const value = this.#csiParam * 10 + (b - 0x30);
+            this.#csiParam = Math.min(value, CSI_PARAM_MAX);
+          } else {
+            if (this.#csiParam === FOCUS_REPORTING_MODE) this.#csiHasFocusMode = true;
+            this.#csiParam = 0;
+          }
+          break;
+        case Action.CsiDispatch:
+          this.#csiDispatch(b, events);
+          break;
+        case Action.EscDispatch:
+          break;
+        case Action.OscStart:
+          this.#oscLength = 0;
+          this.#oscOverflow = false;
+          break;
+        case Action.OscPut:
+          this.#oscPut(chunk, i, i + 1);
+          break;
+        case Action.OscEnd:
+          this.#oscEnd(events);
+          break;
+        case Action.Abort:
+          this.#oscLength = 0;
+          this.#oscOverflow = false;
+          break;
+      }
+      i++;
+    }
+    this.#state = state;
+    if (output > 0) events.push({ type: 'output', bytes: output });
+    return events;
+  }
+
+  #oscPut(chunk: Uint8Array, from: number, to: number): void {
+    if (this.#oscOverflow) return;
+    if (this.#oscLength + (to - from) > OSC_MAX_BYTES) {
+      // Oversized: forget what was kept now, so memory is bounded, and drop the OSC when it ends.
+      this.#oscOverflow = true;
+      this.#oscLength = 0;
+      return;
+    }
+    this.#osc.set(chunk.subarray(from, to), this.#oscLength);
+    this.#oscLength += to - from;
+  }
+
+  #oscEnd(events: TerminalEvent[]): void {
+    const length = this.#oscLength;
+    const overflow = this.#oscOverflow;
+    this.#oscLength = 0;
+    this.#oscOverflow = false;
+    if (!overflow) dispatchOsc(this.#osc.subarray(0, length), this.#handlers, events);
+  }
+
+  #csiDispatch(final: number, events: TerminalEvent[]): void {
+    // DECSET `CSI ? Pm h` / DECRST `CSI ? Pm l`, with 1004 anywhere among the parameters.
+    if (this.#csiPrivate !== 0x3f || this.#csiIntermediate) return;
+    if (final !== 0x68 && final !== 0x6c) return;
+    if (this.#csiHasFocusMode || this.#csiParam === FOCUS_REPORTING_MODE) {
+      events.push(final === 0x68 ? FOCUS_ON : FOCUS_OFF);
+    }
+  }
+}
