@@ -10,12 +10,6 @@ export {
   sortedSessions,
 } from './directory-state.js';
 
-export {
-  type HandshakeMode,
-  handshakePrologue,
-  NOISE_PROTOCOL_NAME,
-  SHORT_CODE_DIGITS,
-  shortCode,
 export { type CursorResult, OutputCursor } from './output-cursor.js';
 
 export {
