@@ -1,2 +1,46 @@
-// Remote API v1 (inside Noise), binary framing and fragmentation.
-export {};
+// Remote API v1 (inside Noise), binary framing and fragmentation. The rules cited in [SPEC: …] are in
+// protocol/SPEC.md.
+export type {
+  BurrowControlMessage,
+  BurrowMessage,
+  BurrowMessageType,
+  OutputMessage,
+  PushTestOutcome,
+} from './burrow-messages.js';
+export { PUSH_TEST_OUTCOMES, SIZE_CHANGE_CAUSES, TEXT_BODY_TYPES } from './burrow-messages.js';
+export type {
+  ClientControlMessage,
+  ClientMessage,
+  ClientMessageType,
+  InputMessage,
+  PresenceState,
+  TodoAction,
+  ViewerKind,
+} from './client-messages.js';
+export { PRESENCE_STATES, TODO_ACTIONS, VIEWER_KINDS } from './client-messages.js';
+export {
+  decodeBurrowMessage,
+  decodeClientMessage,
+  decodePairBurrowMessage,
+  decodePairClientMessage,
+  encodeBurrowMessage,
+  encodeClientMessage,
+  encodePairBurrowMessage,
+  encodePairClientMessage,
+} from './codec.js';
+export { ProtocolError } from './errors.js';
+export { isSessionId, SESSION_ID_PATTERN } from './fields.js';
+export {
+  FRAGMENT_HEADER_BYTES,
+  Fragmenter,
+  fragment,
+  MAX_FRAGMENT_CHUNK_BYTES,
+  Reassembler,
+} from './fragment.js';
+export { FrameKind, INPUT_FLAG_REPLY } from './frame.js';
+export * from './limits.js';
+export type { PairBurrowMessage, PairClientMessage } from './pairing-messages.js';
+export { PAIR_REJECT_REASONS } from './pairing-messages.js';
+export type { Notification, NotificationSource, SessionEntry, SessionStatus } from './session-entry.js';
+export { NOTIFICATION_SOURCES, SESSION_STATUSES } from './session-entry.js';
+export type { AlertSettings, AlertSettingsPatch } from './settings.js';

@@ -1,0 +1,116 @@
+/**
+ * Every bound of the remote API v1, in one place, with units. [SPEC: R-LIM-1]
+ *
+ * Text bounds are in Unicode code points (the unit the Burrow's sanitizer bounds in, DESIGN §2); byte bounds are
+ * in bytes of the encoded frame. A decoder rejects anything over a bound; an encoder refuses to produce it.
+ */
+
+/** Largest Noise transport plaintext (DESIGN §4.2): 65535-byte message minus the 16-byte ChaChaPoly tag. */
+export const MAX_NOISE_PLAINTEXT_BYTES = 65_519;
+
+/**
+ * Largest application message after reassembly, in bytes. A 10,000-line × 120-column snapshot with colours is
+ * typically 2–6 MB once serialized (SGR sequences only where attributes change); 16 MiB leaves room for dense
+ * truecolour screens. A Burrow whose snapshot would exceed MAX_SNAPSHOT_BYTES trims the oldest scrollback and
+ * sets `hasOlder` (R-ATTACH-4), so no screen is ever unsendable.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** Largest snapshot / history text, in UTF-8 bytes: the message bound minus room for its JSON header. */
+export const MAX_SNAPSHOT_BYTES = MAX_MESSAGE_BYTES - 64 * 1024;
+
+/**
+ * Largest JSON part of a control message, in UTF-8 bytes. The worst-case directory snapshot (MAX_SESSIONS entries
+ * with every text field at its bound, four UTF-8 bytes per code point) is about 4 MB; a test pins that it fits.
+ */
+export const MAX_CONTROL_JSON_BYTES = 5 * 1024 * 1024;
+
+/** Largest output chunk in one `output` frame, in bytes (the Burrow usually sends far less per frame). */
+export const MAX_OUTPUT_CHUNK_BYTES = 1024 * 1024;
+
+/** Largest `input` frame payload, in bytes: a big paste. */
+export const MAX_INPUT_CHUNK_BYTES = 1024 * 1024;
+
+/** Reassembler: bytes it may hold across all partial messages (each reserved at its first fragment). */
+export const MAX_REASSEMBLY_BYTES = 2 * MAX_MESSAGE_BYTES;
+
+/** Reassembler: partial (fragmented, not yet complete) messages it may hold at once. */
+export const MAX_PARTIAL_MESSAGES = 4;
+
+/** Smallest fragment payload a sender may choose, in bytes (keeps header overhead and fragment counts sane). */
+export const MIN_FRAGMENT_CHUNK_BYTES = 1024;
+
+/** Session ids: 1–32 characters of [A-Za-z0-9_-] (ASCII, so one byte each in binary frames). */
+export const MAX_SESSION_ID_CHARS = 32;
+
+/** Request correlation ids: integers 1 … 2^32−1, chosen by the requester. */
+export const MAX_RID = 0xffff_ffff;
+
+/** Sessions in one directory snapshot. */
+export const MAX_SESSIONS = 256;
+
+/** Session label (`name`), burrow name, device label: code points. */
+export const MAX_LABEL_CHARS = 64;
+
+/** Window title reported by the program: code points. */
+export const MAX_TITLE_CHARS = 256;
+
+/** Working directory: code points. */
+export const MAX_CWD_CHARS = 1024;
+
+/** Running command line: code points. */
+export const MAX_COMMAND_CHARS = 1024;
+
+/** Watch key (`commandWatchKey`) and one watch rule: code points. */
+export const MAX_WATCH_KEY_CHARS = 128;
+
+/** Watch rules in one list. */
+export const MAX_WATCH_RULES = 256;
+
+/** Notification title: code points. */
+export const MAX_NOTIFICATION_TITLE_CHARS = 256;
+
+/** Notification body: code points. */
+export const MAX_NOTIFICATION_BODY_CHARS = 1024;
+
+/** Episode id: 1–32 characters of the session-id alphabet. */
+export const MAX_EPISODE_ID_CHARS = 32;
+
+/** argv of a created session: entries, and code points per entry. */
+export const MAX_ARGV_ENTRIES = 256;
+export const MAX_ARG_CHARS = 4096;
+
+/** App version string (`hello`): printable ASCII characters. */
+export const MAX_VERSION_CHARS = 32;
+
+/** Capabilities in `hello`, and characters per capability token. */
+export const MAX_CAPABILITIES = 32;
+export const MAX_CAPABILITY_CHARS = 32;
+
+/** Human-readable text in `error` and `pair-rejected`: code points. */
+export const MAX_ERROR_TEXT_CHARS = 512;
+
+/** Device platform / user-agent text in `pair-request`: code points. */
+export const MAX_DEVICE_INFO_CHARS = 256;
+
+/** Relay URL in `pair-accepted`: characters. */
+export const MAX_URL_CHARS = 2048;
+
+/** Terminal size: columns and rows, each 1 … this. */
+export const MAX_TERMINAL_COLS = 1000;
+export const MAX_TERMINAL_ROWS = 1000;
+
+/** Lines one `history` request may ask for. */
+export const MAX_HISTORY_LINES = 10_000;
+
+/** Every duration setting (ms) the wire accepts; the Burrow clamps further to its own policy. */
+export const MAX_SETTING_MS = 24 * 60 * 60 * 1000;
+
+/** Byte offsets and line numbers are non-negative integers below 2^53 (exact in a JS number). */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
+/** Timestamps are Unix epoch milliseconds, 0 … this (year 2286; catches seconds-vs-ms mix-ups only loosely). */
+export const MAX_TIMESTAMP_MS = 9_999_999_999_999;
+
+/** Devices counted in a `push-test-result` (the relay clamps targets to its MAX_PUSH_TARGETS, far below this). */
+export const MAX_REPORTED_DEVICES = 1024;

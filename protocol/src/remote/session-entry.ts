@@ -1,0 +1,89 @@
+/**
+ * One session as the directory shows it (DESIGN §4.3 "Directory", alert-spec "Public State"). [SPEC: R-DIR-*]
+ */
+import * as v from 'valibot';
+import { cols, displayText, offset, rows, sessionId, timestamp } from './fields.js';
+import {
+  MAX_COMMAND_CHARS,
+  MAX_CWD_CHARS,
+  MAX_LABEL_CHARS,
+  MAX_NOTIFICATION_BODY_CHARS,
+  MAX_NOTIFICATION_TITLE_CHARS,
+  MAX_TITLE_CHARS,
+  MAX_WATCH_KEY_CHARS,
+} from './limits.js';
+
+/** The public status projection, first match wins, in the spec's order and with the spec's names. */
+export const SESSION_STATUSES = [
+  'ALERT_RINGING',
+  'OSC_NOTIF_BUSY',
+  'NOTHING_TO_SHOW',
+  'MIGHT_BE_BUSY',
+  'BUSY',
+  'MIGHT_NEED_ATTENTION',
+  'COMMAND_EXIT_ARMED',
+  'WATCHING_DISABLED',
+] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+/**
+ * Where a notification's detail came from, richest first (alert-spec "Clearing And TODO" richness order: a text
+ * report > command exit > OSC 9;4 > watching > BEL).
+ */
+export const NOTIFICATION_SOURCES = [
+  'osc9',
+  'osc99',
+  'osc777',
+  'command-exit',
+  'progress',
+  'watching',
+  'bell',
+] as const;
+export type NotificationSource = (typeof NOTIFICATION_SOURCES)[number];
+
+export const notificationSchema = v.strictObject({
+  source: v.picklist(NOTIFICATION_SOURCES),
+  title: displayText(MAX_NOTIFICATION_TITLE_CHARS),
+  body: displayText(MAX_NOTIFICATION_BODY_CHARS),
+});
+export type Notification = v.InferOutput<typeof notificationSchema>;
+
+export const sessionEntrySchema = v.pipe(
+  v.strictObject({
+    id: sessionId,
+    /** The label the owner gave it (or the default); what push notifications are titled by. */
+    name: displayText(MAX_LABEL_CHARS, 1),
+    /** The window title the program set (OSC 0/2), or ''. */
+    title: displayText(MAX_TITLE_CHARS),
+    cwd: v.nullable(displayText(MAX_CWD_CHARS)),
+    /** The foreground command line from shell integration, or null at a prompt / without integration. */
+    command: v.nullable(displayText(MAX_COMMAND_CHARS)),
+    watchKey: v.nullable(displayText(MAX_WATCH_KEY_CHARS, 1)),
+    cols,
+    rows,
+    exited: v.boolean(),
+    exitCode: v.nullable(v.pipe(v.number(), v.integer('R-DIR-1: exitCode must be an integer'))),
+    createdAt: timestamp,
+    lastActivityAt: timestamp,
+    /** Bytes of output the session has produced so far: where a fresh attach would start. */
+    outputOffset: offset,
+    status: v.picklist(SESSION_STATUSES),
+    ringing: v.boolean(),
+    ringingSince: v.nullable(timestamp),
+    episodeId: v.nullable(sessionId),
+    todo: v.boolean(),
+    notification: v.nullable(notificationSchema),
+    awaited: v.boolean(),
+  }),
+  v.check((e) => e.exited || e.exitCode === null, 'R-DIR-2: a running session has no exitCode'),
+  v.check(
+    (e) => e.ringing === (e.ringingSince !== null) && e.ringing === (e.episodeId !== null),
+    'R-DIR-3: ringingSince and episodeId are set exactly while ringing',
+  ),
+  v.check(
+    (e) => e.ringing === (e.status === 'ALERT_RINGING'),
+    'R-DIR-4: status is ALERT_RINGING exactly while ringing',
+  ),
+  v.check((e) => e.lastActivityAt >= e.createdAt, 'R-DIR-5: lastActivityAt is not before createdAt'),
+);
+export type SessionEntry = v.InferOutput<typeof sessionEntrySchema>;
