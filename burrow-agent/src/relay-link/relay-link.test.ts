@@ -1,0 +1,146 @@
+import type { AddressInfo } from 'node:net';
+import { CloseCode, encodeClientOpenFrame, KEEPALIVE_PING, type RelayToAgentFrame } from '@burrow/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { backoffDelayMs, RELAY_LINK_BACKOFF } from './backoff.js';
+import { describeLinkStatus, type LinkStatus } from './link-status.js';
+import { agentSocketUrl, RelayLink } from './relay-link.js';
+
+const ID = 'AAECAwQFBgcICQoLDA0ODw';
+const TOKEN = 'x'.repeat(43);
+const fast = { pingIntervalMs: 50, deadAfterMs: 200, connectTimeoutMs: 1000 };
+const quickBackoff = {
+  initialDelayMs: 20,
+  growthFactor: 2,
+  maxDelayMs: 100,
+  jitter: 0,
+  stableAfterMs: 10_000,
+};
+
+let cleanup: (() => void)[] = [];
+afterEach(() => {
+  for (const f of cleanup.reverse()) f();
+  cleanup = [];
+});
+
+async function server(onConnection: (ws: WebSocket, auth: string | undefined, url: string) => void) {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((r) => wss.once('listening', () => r()));
+  wss.on('connection', (ws, req) => onConnection(ws, req.headers.authorization, req.url ?? ''));
+  cleanup.push(() => wss.close());
+  return `http://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+}
+
+const until = async (cond: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('backoff', () => {
+  it('is capped and jittered', () => {
+    expect(backoffDelayMs(RELAY_LINK_BACKOFF, 0, 0)).toBe(1000);
+    expect(backoffDelayMs(RELAY_LINK_BACKOFF, 20, 0)).toBe(60_000);
+    expect(backoffDelayMs(RELAY_LINK_BACKOFF, 20, 0.5)).toBe(52_500);
+    expect(() => backoffDelayMs(RELAY_LINK_BACKOFF, -1, 0)).toThrow(RangeError);
+  });
+});
+
+describe('describeLinkStatus', () => {
+  it('says what is going on in words', () => {
+    expect(describeLinkStatus({ kind: 'connected', sinceMs: 0 }, 5)).toBe('connected');
+    expect(
+      describeLinkStatus({ kind: 'reconnecting', atMs: 4000, reason: 'the connection dropped' }, 100),
+    ).toBe('reconnecting in 4 s: the connection dropped');
+    expect(describeLinkStatus({ kind: 'not-enrolled' }, 0)).toMatch(/^not enrolled/);
+  });
+});
+
+describe('RelayLink', () => {
+  it('builds the agent URL', () => {
+    expect(agentSocketUrl('https://r.example/', ID)).toBe(`wss://r.example/v1/burrows/${ID}/agent`);
+  });
+
+  it('connects with the bearer token, delivers frames and reconnects after a close', async () => {
+    const auths: (string | undefined)[] = [];
+    const urls: string[] = [];
+    let sockets = 0;
+    const url = await server((ws, auth, path) => {
+      auths.push(auth);
+      urls.push(path);
+      sockets++;
+      ws.send(encodeClientOpenFrame(7));
+      if (sockets === 1) setTimeout(() => ws.close(CloseCode.AGENT_REPLACED), 30);
+    });
+    const frames: RelayToAgentFrame[] = [];
+    const statuses: LinkStatus['kind'][] = [];
+    const link = new RelayLink({
+      relayUrl: url,
+      burrowId: ID,
+      burrowToken: TOKEN,
+      onFrame: (f) => frames.push(f),
+      onStatus: (s) => statuses.push(s.kind),
+      backoff: quickBackoff,
+      keepalive: fast,
+    });
+    cleanup.push(() => link.stop());
+    link.start();
+    await until(() => frames.length === 2 && link.status.kind === 'connected');
+    expect(auths).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+    expect(urls[0]).toBe(`/v1/burrows/${ID}/agent`);
+    expect(frames[0]).toEqual({ type: 'client_open', connId: 7 });
+    expect(statuses).toContain('reconnecting');
+    expect(link.send(new Uint8Array([1, 0, 0, 0, 7, 42]))).toBe(true);
+  });
+
+  it('pings an idle socket and declares a silent one dead', async () => {
+    const pings: string[] = [];
+    let connections = 0;
+    const url = await server((ws) => {
+      connections++;
+      // Never answers: a blackholed relay.
+      ws.on('message', (d, binary) => {
+        if (!binary) pings.push(String(d));
+      });
+    });
+    const reasons: string[] = [];
+    const link = new RelayLink({
+      relayUrl: url,
+      burrowId: ID,
+      burrowToken: TOKEN,
+      onFrame: () => {},
+      onStatus: (s) => {
+        if (s.kind === 'reconnecting') reasons.push(s.reason);
+      },
+      backoff: quickBackoff,
+      keepalive: fast,
+    });
+    cleanup.push(() => link.stop());
+    link.start();
+    await until(() => reasons.length > 0 && connections >= 2);
+    expect(pings[0]).toBe(KEEPALIVE_PING);
+    expect(reasons[0]).toBe('the relay stopped answering');
+  });
+
+  it('explains an unreachable relay and keeps retrying', async () => {
+    const reasons: string[] = [];
+    const link = new RelayLink({
+      relayUrl: 'http://127.0.0.1:1',
+      burrowId: ID,
+      burrowToken: TOKEN,
+      onFrame: () => {},
+      onStatus: (s) => {
+        if (s.kind === 'reconnecting') reasons.push(s.reason);
+      },
+      backoff: quickBackoff,
+      keepalive: fast,
+    });
+    cleanup.push(() => link.stop());
+    link.start();
+    await until(() => reasons.length >= 2);
+    expect(reasons[0]).toBe('the relay refused the connection');
+    expect(link.send(new Uint8Array([1]))).toBe(false);
+  });
+});
