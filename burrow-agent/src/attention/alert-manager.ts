@@ -1,0 +1,545 @@
+/**
+ * The per-session AlertManager (alert-spec Public State, Completion events, Terminal reports, Command-exit
+ * Track, Clearing And TODO). It owns one ring latch, the always-on QuiesceDetector, the progress sub-state,
+ * the commandExitWatch, held and deferred completions, and the session's awaits. Pure: time is an argument,
+ * deadlines are read with nextDeadline(), and every outward act is pushed onto an effect list.
+ */
+import type { ProgressState, TerminalEvent } from '../terminal/events.js';
+import { type AwaitCause, AwaitRegistry, type AwaitRequest, type AwaitSignal } from './awaits.js';
+import { earliest } from './clock.js';
+import type { DisengageReason } from './engagement.js';
+import {
+  type ActivityNotification,
+  BELL_NOTIFICATION,
+  commandExitNotification,
+  type ProgressOutcome,
+  progressNotification,
+  richer,
+  watchingNotification,
+} from './notification.js';
+import type { PersistedAlert } from './persistence.js';
+import { QuiesceDetector, type QuiesceStatus } from './quiesce-detector.js';
+import { type Ring, RingLatch, type RingSource } from './ring-latch.js';
+import type { AlertSettings } from './settings.js';
+import { ALERT_TIMING, SETTLE_MS } from './timing.js';
+import { commandWatchKey } from './watch-key.js';
+
+export type SessionStatus =
+  | 'ALERT_RINGING'
+  | 'OSC_NOTIF_BUSY'
+  | QuiesceStatus
+  | 'COMMAND_EXIT_ARMED'
+  | 'WATCHING_DISABLED';
+
+/** The user verbs (alert-spec Clearing And TODO). */
+export type AlertVerb =
+  | 'acknowledge'
+  | 'acknowledge-with-input'
+  | 'dismiss'
+  | 'todo-on'
+  | 'todo-off'
+  | 'todo-toggle'
+  | 'clear-todo';
+
+export const ALERT_VERBS: readonly AlertVerb[] = [
+  'acknowledge',
+  'acknowledge-with-input',
+  'dismiss',
+  'todo-on',
+  'todo-off',
+  'todo-toggle',
+  'clear-todo',
+];
+
+/** What a session's manager asks the world to do. */
+export type ManagerEffect =
+  | { readonly type: 'pty-write'; readonly data: string }
+  | { readonly type: 'cwd'; readonly cwd: string }
+  | {
+      readonly type: 'await-resolved';
+      readonly realmId: string;
+      readonly awaitId: string;
+      readonly cause: AwaitCause;
+    };
+
+/** CSI I / CSI O: focus in / out, written to a program that enabled DECSET 1004. */
+export const FOCUS_IN = '\x1b[I';
+export const FOCUS_OUT = '\x1b[O';
+
+export interface ManagerDeps {
+  /** The WATCHING matcher over the current rule set. */
+  readonly ruleFor: (key: string | null) => string | null;
+  readonly settings: () => AlertSettings;
+  readonly nextEpisodeId: () => number;
+}
+
+type Completion =
+  | { readonly kind: 'settle' }
+  | { readonly kind: 'finish'; readonly command: CommandWatch; readonly exitCode: number | null }
+  | { readonly kind: 'report'; readonly detail: ActivityNotification };
+
+/** commandExitWatch: the foreground command, shared by WATCHING and command-exit (alert-spec). */
+interface CommandWatch {
+  readonly line: string | null;
+  readonly key: string | null;
+  seen: boolean;
+}
+
+interface Held {
+  readonly sources: Set<RingSource>;
+  detail: ActivityNotification;
+  watchKey: string | null;
+}
+
+interface Deferred {
+  detail: ActivityNotification;
+  readonly firstAt: number;
+  quietAt: number;
+}
+
+interface ProgressCycle {
+  value: number | null;
+  warning: boolean;
+}
+
+const SIGNAL_OF: Readonly<Record<RingSource, AwaitSignal>> = {
+  report: 'bell',
+  exit: 'exit',
+  watching: 'quiet',
+};
+
+export class AlertManager {
+  readonly #deps: ManagerDeps;
+  readonly #latch = new RingLatch();
+  readonly #detector = new QuiesceDetector();
+  readonly #awaits = new AwaitRegistry();
+  #command: CommandWatch | null = null;
+  #held: Held | null = null;
+  #deferred: Deferred | null = null;
+  #progress: ProgressCycle | null = null;
+  /** A user verb cleared a ring or dropped a hold, and no output, ring or command start came since. */
+  #acknowledged = false;
+  #engaged = false;
+  #echoUntil = Number.NEGATIVE_INFINITY;
+  #resizeUntil = Number.NEGATIVE_INFINITY;
+  #focusReporting = false;
+  #exited = false;
+
+  constructor(deps: ManagerDeps, seed: PersistedAlert | null = null) {
+    this.#deps = deps;
+    // A cold restore seeds only todo and its notification: never a ring, a progress cycle or an exit arm.
+    if (seed?.todo) this.#latch.setTodo(true, seed.notification);
+  }
+
+  // ---- public view ----
+
+  get status(): SessionStatus {
+    if (this.#latch.ring) return 'ALERT_RINGING';
+    if (this.#progress) return 'OSC_NOTIF_BUSY';
+    if (this.watching) return this.#detector.status;
+    if (this.armed) return 'COMMAND_EXIT_ARMED';
+    return 'WATCHING_DISABLED';
+  }
+
+  get ring(): Readonly<Ring> | null {
+    return this.#latch.ring;
+  }
+
+  get todo(): boolean {
+    return this.#latch.todo;
+  }
+
+  get notification(): ActivityNotification | null {
+    return this.#latch.notification;
+  }
+
+  get awaited(): boolean {
+    return this.#awaits.size > 0;
+  }
+
+  get watchKey(): string | null {
+    return this.#command?.key ?? null;
+  }
+
+  get command(): string | null {
+    return this.#command?.line ?? null;
+  }
+
+  /** A rule covers the foreground command's key. */
+  get watching(): boolean {
+    return this.#command !== null && this.#deps.ruleFor(this.#command.key) !== null;
+  }
+
+  /** Derived, never stored: a seen command running while the session is not engaged. */
+  get armed(): boolean {
+    return this.#command?.seen === true && !this.#engaged;
+  }
+
+  get exited(): boolean {
+    return this.#exited;
+  }
+
+  /** What survives a restart: an unacknowledged ring persists as the TODO a look would leave. */
+  persisted(): PersistedAlert {
+    const ring = this.#latch.ring;
+    if (ring) return { todo: true, notification: ring.detail, status: this.status };
+    return {
+      todo: this.#latch.todo,
+      notification: this.#latch.todo ? this.#latch.todoNotification : null,
+      status: this.status,
+    };
+  }
+
+  // ---- inputs ----
+
+  terminalEvent(ev: TerminalEvent, now: number, out: ManagerEffect[]): void {
+    switch (ev.type) {
+      case 'bell':
+        this.#dispatch({ kind: 'report', detail: BELL_NOTIFICATION }, now, out);
+        return;
+      case 'notify': {
+        const title = ev.title.trim() === '' ? null : ev.title;
+        const body = ev.body.trim() === '' ? null : ev.body;
+        if (title === null && body === null) return; // empty sanitized reports are ignored
+        this.#dispatch({ kind: 'report', detail: { source: ev.source, title, body } }, now, out);
+        return;
+      }
+      case 'progress':
+        this.#onProgress(ev.state, ev.value, now, out);
+        return;
+      case 'cwd':
+        out.push({ type: 'cwd', cwd: ev.cwd });
+        return;
+      case 'prompt-start':
+      case 'command-input-start':
+        this.#boundary();
+        return;
+      case 'command-start':
+        this.#boundary();
+        // A different command start clears the previous watch without ringing.
+        this.#command = {
+          line: ev.commandLine,
+          key: ev.commandLine === null ? null : commandWatchKey(ev.commandLine),
+          seen: this.#engaged,
+        };
+        this.#acknowledged = false;
+        this.#awaits.commandStarted();
+        return;
+      case 'command-end':
+        this.#boundary();
+        this.#finishCommand(ev.exitCode, now, out);
+        return;
+      case 'focus-reporting':
+        this.#focusReporting = ev.enabled;
+        // Tell the program where it stands right away (Codex assumes focus until told otherwise).
+        if (ev.enabled) out.push({ type: 'pty-write', data: this.#engaged ? FOCUS_IN : FOCUS_OUT });
+        return;
+      case 'output':
+        if (ev.bytes > 0) this.output(now);
+        return;
+      case 'title':
+      case 'property':
+        return;
+    }
+  }
+
+  /** Meaningful output, unless it falls in the echo window or is resize redraw noise. */
+  output(now: number): void {
+    if (now < this.#echoUntil || now < this.#resizeUntil) return;
+    this.#acknowledged = false;
+    const ring = this.#latch.ring;
+    if (ring?.sources.has('watching')) ring.outputSinceWatching = true;
+    if (this.#deferred) this.#deferred.quietAt = now + SETTLE_MS;
+    this.#awaits.output();
+    if (this.#detector.output(now) === 'busy' && this.#deps.settings().deferAlertsUntilQuiet) {
+      // Watched work resumed: withdraw the watching source, ringing or held; a short redraw never gets here.
+      this.#latch.withdraw('watching');
+      this.#dropHeldSource('watching');
+    }
+  }
+
+  /** Human input written to the PTY: acknowledges with input and opens the echo window. */
+  userInput(now: number): void {
+    this.verb('acknowledge-with-input');
+    this.#echoUntil = now + ALERT_TIMING.echoWindow;
+  }
+
+  /** The host is about to resize the PTY: the redraw that follows is not output. */
+  resized(now: number): void {
+    this.#resizeUntil = now + ALERT_TIMING.resizeDebounce;
+  }
+
+  /** The PTY exited: a running command finishes, then every await still parked dies. */
+  ptyExited(exitCode: number | null, now: number, out: ManagerEffect[]): void {
+    this.#boundary();
+    this.#finishCommand(exitCode, now, out);
+    this.#exited = true;
+    this.#resolve(this.#awaits.resolveAll('died'), out);
+  }
+
+  /** Session removal or respawn: awaits die, held and deferred work goes, nothing rings. */
+  dispose(out: ManagerEffect[], cause: 'died' | 'cancelled' = 'died'): void {
+    this.#held = null;
+    this.#deferred = null;
+    this.#resolve(this.#awaits.resolveAll(cause), out);
+  }
+
+  setEngaged(engaged: boolean, reason: DisengageReason, now: number, out: ManagerEffect[]): void {
+    if (engaged === this.#engaged) return;
+    this.#engaged = engaged;
+    if (this.#focusReporting) out.push({ type: 'pty-write', data: engaged ? FOCUS_IN : FOCUS_OUT });
+    if (engaged) {
+      if (this.#command) this.#command.seen = true;
+      return;
+    }
+    const held = this.#held;
+    this.#held = null;
+    // Only presence lapsing idle with focus unchanged rings what was held; any other end drops it.
+    if (held && reason === 'idle') {
+      for (const source of held.sources) this.#raise(source, held.detail, now, held.watchKey);
+    }
+  }
+
+  verb(verb: AlertVerb): void {
+    const ring = this.#latch.ring;
+    if (verb === 'dismiss' && ring === null) return; // nothing ringing: no change, a deferral kept
+    const cleared = this.#latch.clear();
+    const dropped = this.#held !== null;
+    this.#held = null;
+    this.#deferred = null;
+    const detail = cleared?.detail ?? null;
+    switch (verb) {
+      case 'acknowledge':
+      case 'dismiss':
+        if (cleared) this.#latch.setTodo(true, detail);
+        break;
+      case 'acknowledge-with-input':
+      case 'clear-todo':
+      case 'todo-off':
+        this.#latch.setTodo(false, null);
+        break;
+      case 'todo-on':
+        this.#latch.setTodo(true, detail ?? this.#latch.todoNotification);
+        break;
+      case 'todo-toggle':
+        if (this.#latch.todo) this.#latch.setTodo(false, null);
+        else this.#latch.setTodo(true, detail);
+        break;
+    }
+    if (this.#command) this.#command.seen = true;
+    if (cleared || dropped) this.#acknowledged = true;
+    // Its output tail must not settle again into a second summons.
+    if (cleared?.sources.has('watching')) this.#detector.reset();
+  }
+
+  /** The rule set changed: a watching source no rule covers any more is withdrawn, ringing or held. */
+  rulesChanged(): void {
+    const ring = this.#latch.ring;
+    if (ring?.sources.has('watching') && this.#deps.ruleFor(ring.watchKey) === null)
+      this.#latch.withdraw('watching');
+    if (this.#held?.sources.has('watching') && this.#deps.ruleFor(this.#held.watchKey) === null) {
+      this.#dropHeldSource('watching');
+    }
+  }
+
+  /** Settings changed: turning deferral off releases a pending deferral immediately. */
+  settingsChanged(now: number): void {
+    if (!this.#deps.settings().deferAlertsUntilQuiet && this.#deferred) this.#flushDeferred(now);
+  }
+
+  /** Parks an already-validated await; an await arriving mid-ring may resolve at once. */
+  park(realmId: string, req: AwaitRequest, now: number, out: ManagerEffect[]): void {
+    const ring = this.#latch.ring;
+    if (ring) {
+      const running = this.#command !== null;
+      const order: RingSource[] = req.until === 'exit' ? ['exit'] : ['report', 'exit', 'watching'];
+      for (const source of order) {
+        if (!ring.sources.has(source)) continue;
+        if (source === 'exit' && running) continue; // a foreground command is running
+        if (source === 'watching' && ring.outputSinceWatching) continue;
+        // Consuming withdraws that one source and never acknowledges.
+        this.#latch.withdraw(source);
+        out.push({ type: 'await-resolved', realmId, awaitId: req.awaitId, cause: SIGNAL_OF[source] });
+        return;
+      }
+    }
+    if (!this.#awaits.park(realmId, req, now, this.#command !== null)) {
+      out.push({ type: 'await-resolved', realmId, awaitId: req.awaitId, cause: 'cancelled' });
+    }
+  }
+
+  hasAwait(realmId: string, awaitId: string): boolean {
+    return this.#awaits.has(realmId, awaitId);
+  }
+
+  cancelAwait(realmId: string, awaitId: string, out: ManagerEffect[]): void {
+    this.#resolve(this.#awaits.cancel(realmId, awaitId), out);
+  }
+
+  cancelRealm(realmId: string, out: ManagerEffect[]): void {
+    this.#resolve(this.#awaits.cancelRealm(realmId), out);
+  }
+
+  nextDeadline(): number | null {
+    const d = this.#deferred;
+    return earliest(
+      this.#detector.nextDeadline(),
+      d ? Math.min(d.quietAt, d.firstAt + ALERT_TIMING.deferCeiling) : null,
+      this.#awaits.nextDeadline(),
+    );
+  }
+
+  tick(now: number, out: ManagerEffect[]): void {
+    const settled = this.#detector.tick(now) === 'settled';
+    const d = this.#deferred;
+    if (d && (settled || now >= d.quietAt || now >= d.firstAt + ALERT_TIMING.deferCeiling))
+      this.#flushDeferred(now);
+    if (settled) this.#dispatch({ kind: 'settle' }, now, out);
+    this.#resolve(this.#awaits.tick(now), out);
+  }
+
+  // ---- internals ----
+
+  /** Every command boundary resets the detector and silently ends a progress cycle. */
+  #boundary(): void {
+    this.#detector.reset();
+    this.#progress = null;
+  }
+
+  #finishCommand(exitCode: number | null, now: number, out: ManagerEffect[]): void {
+    const command = this.#command;
+    if (command === null) return;
+    this.#command = null; // watching switches off; a watching ring keeps its own key
+    // Dispatched for every watch that existed, unseen and engaged ones included.
+    this.#dispatch({ kind: 'finish', command, exitCode }, now, out);
+  }
+
+  #onProgress(state: ProgressState, value: number | null, now: number, out: ManagerEffect[]): void {
+    const valid = value === null || (Number.isInteger(value) && value >= 0 && value <= 100);
+    if (!valid) return; // out-of-range percent: ignored
+    if (state === 'normal' || state === 'paused') {
+      if (value === null) return; // missing percent for 1 / 4: ignored
+      if (state === 'normal' && value === 100) {
+        this.#endProgress('complete', 100, now, out);
+        return;
+      }
+      this.#progress = { value, warning: state === 'paused' || (this.#progress?.warning ?? false) };
+      return;
+    }
+    if (state === 'indeterminate') {
+      this.#progress = { value: null, warning: this.#progress?.warning ?? false };
+      return;
+    }
+    if (state === 'error') {
+      this.#endProgress('error', value, now, out);
+      return;
+    }
+    // clear: a completion only if a cycle was active
+    const cycle = this.#progress;
+    if (cycle) this.#endProgress(cycle.warning ? 'warning' : 'complete', cycle.value, now, out);
+  }
+
+  #endProgress(outcome: ProgressOutcome, percent: number | null, now: number, out: ManagerEffect[]): void {
+    // Cleared before dispatch, so the cycle ends whether or not the completion is claimed.
+    this.#progress = null;
+    const name = this.#command?.key ?? this.#command?.line ?? null;
+    this.#dispatch({ kind: 'report', detail: progressNotification(name, outcome, percent) }, now, out);
+  }
+
+  /** The single seam every completion passes (alert-spec Completion events). */
+  #dispatch(c: Completion, now: number, out: ManagerEffect[]): void {
+    // Claimants first: a claimed event never rings, never sets TODO, never stores a notification.
+    const signal: AwaitSignal = c.kind === 'settle' ? 'quiet' : c.kind === 'finish' ? 'exit' : 'bell';
+    const claimed = this.#awaits.offer(signal);
+    if (claimed.length > 0) {
+      this.#resolve(claimed, out);
+      return;
+    }
+    if (now < this.#echoUntil) return; // a completion inside the echo window neither rings nor is held
+    let source: RingSource;
+    let detail: ActivityNotification;
+    let watchKey: string | null = null;
+    switch (c.kind) {
+      case 'settle': {
+        const rule = this.#command ? this.#deps.ruleFor(this.#command.key) : null;
+        if (rule === null) return; // a settle rings only if a rule matches the foreground command
+        source = 'watching';
+        watchKey = this.#command!.key;
+        detail = watchingNotification(watchKey!);
+        break;
+      }
+      case 'finish':
+        if (!c.command.seen) return;
+        source = 'exit';
+        detail = commandExitNotification(c.command.line, c.exitCode);
+        break;
+      case 'report':
+        source = 'report';
+        detail = c.detail;
+        if (this.#acknowledged) {
+          // Never summon twice for an acknowledged state: the report updates the TODO instead.
+          this.#latch.setTodo(true, this.#latch.todo ? richer(this.#latch.todoNotification, detail) : detail);
+          return;
+        }
+        break;
+    }
+    if (this.#engaged) {
+      this.#hold(source, detail, watchKey);
+      return;
+    }
+    if (c.kind === 'report' && this.#deps.settings().deferAlertsUntilQuiet && this.#detector.fullyArmed) {
+      this.#defer(detail, now);
+      return;
+    }
+    if (c.kind === 'finish' && this.#deferred) {
+      // Protocol detail enriches the authoritative command-finish ring instead of publishing stale later.
+      const pending = this.#deferred;
+      this.#deferred = null;
+      this.#raise('exit', detail, now, null);
+      this.#raise('report', pending.detail, now, null);
+      return;
+    }
+    this.#raise(source, detail, now, watchKey);
+  }
+
+  #raise(source: RingSource, detail: ActivityNotification, now: number, watchKey: string | null): void {
+    if (this.#latch.raise(source, detail, now, this.#deps.nextEpisodeId, watchKey))
+      this.#acknowledged = false;
+  }
+
+  #hold(source: RingSource, detail: ActivityNotification, watchKey: string | null): void {
+    if (this.#held === null) this.#held = { sources: new Set([source]), detail, watchKey };
+    else {
+      this.#held.sources.add(source);
+      this.#held.detail = richer(this.#held.detail, detail);
+      if (source === 'watching') this.#held.watchKey = watchKey;
+    }
+  }
+
+  #dropHeldSource(source: RingSource): void {
+    if (this.#held?.sources.delete(source) && this.#held.sources.size === 0) this.#held = null;
+  }
+
+  #defer(detail: ActivityNotification, now: number): void {
+    if (this.#deferred)
+      this.#deferred.detail = richer(this.#deferred.detail, detail); // keeps its start
+    else this.#deferred = { detail, firstAt: now, quietAt: this.#detector.quietAt ?? now + SETTLE_MS };
+  }
+
+  /** A deferral coming due rings fresh — or is held if engaged, and is never deferred again. */
+  #flushDeferred(now: number): void {
+    const d = this.#deferred;
+    this.#deferred = null;
+    if (d === null) return;
+    if (this.#engaged) this.#hold('report', d.detail, null);
+    else this.#raise('report', d.detail, now, null);
+  }
+
+  #resolve(
+    list: ReadonlyArray<{ realmId: string; awaitId: string; cause: AwaitCause }>,
+    out: ManagerEffect[],
+  ): void {
+    for (const r of list)
+      out.push({ type: 'await-resolved', realmId: r.realmId, awaitId: r.awaitId, cause: r.cause });
+  }
+}

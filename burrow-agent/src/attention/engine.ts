@@ -1,0 +1,466 @@
+/**
+ * AttentionEngine: the facade the daemon drives (DESIGN §5). It routes parser events, PTY output, user input,
+ * session lifecycle, viewer reports, verbs, awaits, settings and rule edits to one AlertManager per session,
+ * computes engagement across viewers, runs the push delivery scheduler, and returns effects for the caller to
+ * perform. No timers inside: the daemon arms one timer for nextDeadline() and calls tick() when it fires.
+ */
+import type { TerminalEvent } from '../terminal/events.js';
+import {
+  ALERT_VERBS,
+  AlertManager,
+  type AlertVerb,
+  type ManagerEffect,
+  type SessionStatus,
+} from './alert-manager.js';
+import { type AwaitCause, type AwaitRequest, awaitRequestProblem } from './awaits.js';
+import { type Clock, earliest } from './clock.js';
+import { DeliveryScheduler } from './delivery.js';
+import { Engagement, type EngagementEdge, type PresenceReport } from './engagement.js';
+import type { ActivityNotification } from './notification.js';
+import { type PersistedAlert, restoreAlert, serializeAlert } from './persistence.js';
+import {
+  type AlertSettings,
+  applyAlertSettingsPatch,
+  DEFAULT_ALERT_SETTINGS,
+  normalizeAlertSettings,
+} from './settings.js';
+import { normalizeWatchRules, watchRuleFor } from './watch-rules.js';
+
+/** Most sessions tracked at once; a further spawn is a RangeError. */
+export const MAX_SESSIONS = 256;
+/** Longest session id accepted. */
+export const MAX_SESSION_ID_CHARS = 128;
+/** Await ids remembered per engine so a realm's repeated id is ignored, never answered twice. */
+export const MAX_REMEMBERED_AWAIT_IDS = 4096;
+/** Timer passes per tick(); each pass handles everything due, so this only guards a logic error. */
+const MAX_TICK_PASSES = 16;
+
+export type AttentionEffect =
+  /** Bytes for the session's PTY (focus reports CSI I / CSI O). */
+  | { readonly type: 'pty-write'; readonly sessionId: string; readonly data: string }
+  /** The session's working directory changed (OSC 7 / OSC 9;9). */
+  | { readonly type: 'cwd'; readonly sessionId: string; readonly cwd: string }
+  /** A push is due for this session's episode; seal and send it (the label is the daemon's). */
+  | { readonly type: 'push-due'; readonly sessionId: string; readonly episodeId: number }
+  /** Exactly one per await, to the realm that parked it. */
+  | {
+      readonly type: 'await-resolved';
+      readonly sessionId: string;
+      readonly realmId: string;
+      readonly awaitId: string;
+      readonly cause: AwaitCause;
+    }
+  /** The session's public view changed; publish it. */
+  | { readonly type: 'state'; readonly sessionId: string; readonly view: SessionAlertView };
+
+export interface SessionAlertView {
+  readonly sessionId: string;
+  readonly status: SessionStatus;
+  readonly ringing: boolean;
+  readonly ringingSince: number | null;
+  readonly episodeId: number | null;
+  readonly todo: boolean;
+  readonly notification: ActivityNotification | null;
+  readonly awaited: boolean;
+  readonly watchKey: string | null;
+  readonly command: string | null;
+  readonly engaged: boolean;
+  readonly exited: boolean;
+}
+
+/** Input written to a PTY: a human's keystrokes acknowledge; terminal replies and mouse reports do not. */
+export type InputKind = 'user' | 'terminal-reply' | 'mouse';
+
+export interface AttentionEngineOptions {
+  readonly clock: Clock;
+  /** Saved settings (validated here); absent fields take the defaults. */
+  readonly settings?: unknown;
+  /** Saved WATCHING rules; undefined seeds DEFAULT_WATCHED_COMMANDS. */
+  readonly watchRules?: unknown;
+}
+
+function checkSessionId(sessionId: string): void {
+  if (typeof sessionId !== 'string' || sessionId.length === 0 || sessionId.length > MAX_SESSION_ID_CHARS) {
+    throw new TypeError('session id must be a non-empty string of at most 128 characters');
+  }
+}
+
+export class AttentionEngine {
+  readonly #clock: Clock;
+  readonly #sessions = new Map<string, AlertManager>();
+  readonly #engagement: Engagement;
+  readonly #delivery = new DeliveryScheduler();
+  readonly #rememberedAwaits = new Set<string>();
+  #settings: AlertSettings;
+  #rules: readonly string[];
+  #episodeCounter = 0;
+
+  constructor(options: AttentionEngineOptions) {
+    this.#clock = options.clock;
+    this.#settings = normalizeAlertSettings(options.settings ?? DEFAULT_ALERT_SETTINGS);
+    this.#rules = normalizeWatchRules(options.watchRules);
+    this.#engagement = new Engagement(this.#settings.inactivityTimeoutMs);
+  }
+
+  get settings(): AlertSettings {
+    return this.#settings;
+  }
+
+  get watchRules(): readonly string[] {
+    return this.#rules;
+  }
+
+  sessionIds(): string[] {
+    return [...this.#sessions.keys()];
+  }
+
+  view(sessionId: string): SessionAlertView | null {
+    const m = this.#sessions.get(sessionId);
+    return m ? this.#view(sessionId, m) : null;
+  }
+
+  /** Persisted form (todo + notification + status) for the daemon's store. */
+  serialize(sessionId: string): PersistedAlert | null {
+    const m = this.#sessions.get(sessionId);
+    return m ? serializeAlert(m.persisted()) : null;
+  }
+
+  /** The earliest time tick() has work, or null. */
+  nextDeadline(): number | null {
+    const now = this.#clock.now();
+    let best = earliest(this.#engagement.nextDeadline(now), this.#delivery.nextDeadline());
+    for (const m of this.#sessions.values()) best = earliest(best, m.nextDeadline());
+    return best;
+  }
+
+  // ---- session lifecycle ----
+
+  /**
+   * A PTY spawned under `sessionId`. Every spawn starts the id's alert state over; a cold restore passes what
+   * was persisted (todo + notification), seeded before any output, which never recreates a ring.
+   */
+  sessionSpawned(sessionId: string, persisted?: unknown): AttentionEffect[] {
+    checkSessionId(sessionId);
+    return this.#run(() => {
+      const out: ManagerEffect[] = [];
+      const old = this.#sessions.get(sessionId);
+      if (old) old.dispose(out);
+      else if (this.#sessions.size >= MAX_SESSIONS) throw new RangeError(`at most ${MAX_SESSIONS} sessions`);
+      const seed = persisted === undefined ? null : restoreAlert(persisted);
+      const m = new AlertManager(
+        {
+          ruleFor: (key) => watchRuleFor(this.#rules, key),
+          settings: () => this.#settings,
+          nextEpisodeId: () => ++this.#episodeCounter,
+        },
+        seed,
+      );
+      this.#sessions.set(sessionId, m);
+      this.#delivery.sessionRemoved(sessionId);
+      // A spawn is not an acknowledgement; the session merely learns whether it is looked at.
+      m.setEngaged(this.#engagement.isEngaged(sessionId), 'other', this.#clock.now(), out);
+      return this.#tag(sessionId, out);
+    }, sessionId);
+  }
+
+  /** The PTY exited with `exitCode`; the session keeps ringing until dealt with or removed. */
+  sessionExited(sessionId: string, exitCode: number | null): AttentionEffect[] {
+    return this.#withSession(sessionId, (m, out) => m.ptyExited(exitCode, this.#clock.now(), out));
+  }
+
+  /** The session is gone (killed, reaped): all its alert state is cleared and its awaits die. */
+  sessionRemoved(sessionId: string): AttentionEffect[] {
+    const m = this.#sessions.get(sessionId);
+    if (!m) return [];
+    const out: ManagerEffect[] = [];
+    m.dispose(out);
+    this.#sessions.delete(sessionId);
+    this.#delivery.sessionRemoved(sessionId);
+    this.#engagement.forgetSession(sessionId);
+    return this.#tag(sessionId, out);
+  }
+
+  /** Call before resizing the PTY: the redraw that follows is noise, and a resize never acknowledges. */
+  sessionResized(sessionId: string): AttentionEffect[] {
+    return this.#withSession(sessionId, (m) => m.resized(this.#clock.now()));
+  }
+
+  // ---- terminal input ----
+
+  onTerminalEvent(sessionId: string, event: TerminalEvent): AttentionEffect[] {
+    return this.onTerminalEvents(sessionId, [event]);
+  }
+
+  /**
+   * One parse batch, applied in stream order. Generic bells beside a text-bearing notification in the same
+   * batch are dropped, and several bells collapse to one (alert-spec Terminal reports → BEL).
+   */
+  onTerminalEvents(sessionId: string, events: readonly TerminalEvent[]): AttentionEffect[] {
+    const hasText = events.some(
+      (e) => e.type === 'notify' && (e.title.trim() !== '' || e.body.trim() !== ''),
+    );
+    let bellKept = hasText;
+    return this.#withSession(sessionId, (m, out) => {
+      const now = this.#clock.now();
+      for (const ev of events) {
+        if (ev.type === 'bell') {
+          if (bellKept) continue;
+          bellKept = true;
+        }
+        m.terminalEvent(ev, now, out);
+      }
+    });
+  }
+
+  /** PTY output activity outside the parser's `output` events (e.g. a raw chunk count). */
+  onOutput(sessionId: string, bytes: number): AttentionEffect[] {
+    return this.#withSession(sessionId, (m) => {
+      if (bytes > 0) m.output(this.#clock.now());
+    });
+  }
+
+  /** Bytes about to be written to the PTY. Only a human's input acknowledges (and opens the echo window). */
+  onInput(sessionId: string, kind: InputKind): AttentionEffect[] {
+    return this.#withSession(sessionId, (m) => {
+      if (kind === 'user') m.userInput(this.#clock.now());
+    });
+  }
+
+  // ---- viewers ----
+
+  viewerPresence(viewerId: string, report: PresenceReport): AttentionEffect[] {
+    return this.#run(() => this.#applyEdges(this.#engagement.report(viewerId, report, this.#clock.now())));
+  }
+
+  /** Input anywhere in the viewer (typing, pointer, wheel, composition) keeps its presence alive. */
+  viewerActivity(viewerId: string): AttentionEffect[] {
+    return this.#run(() => this.#applyEdges(this.#engagement.input(viewerId, this.#clock.now())));
+  }
+
+  /** Which session the viewer shows (null: none, e.g. Pocket's session list). */
+  viewerLooking(viewerId: string, sessionId: string | null): AttentionEffect[] {
+    return this.#run(() => this.#applyEdges(this.#engagement.look(viewerId, sessionId, this.#clock.now())));
+  }
+
+  /** The viewer is gone; everything it parked is cancelled and answered. */
+  viewerGone(viewerId: string): AttentionEffect[] {
+    return this.#run(() => {
+      const out = this.#applyEdges(this.#engagement.remove(viewerId, this.#clock.now()));
+      for (const [id, m] of this.#sessions) {
+        const o: ManagerEffect[] = [];
+        m.cancelRealm(viewerId, o);
+        out.push(...this.#tag(id, o));
+      }
+      return out;
+    });
+  }
+
+  // ---- verbs, awaits, settings, rules ----
+
+  verb(sessionId: string, verb: AlertVerb): AttentionEffect[] {
+    if (!ALERT_VERBS.includes(verb)) throw new TypeError(`unknown alert verb: ${String(verb).slice(0, 40)}`);
+    return this.#withSession(sessionId, (m) => m.verb(verb));
+  }
+
+  /**
+   * Parks an await from `realmId` (a viewer or a local client). A malformed request, an unknown session or
+   * a full session is answered cancelled at once; a repeated awaitId from the realm is ignored.
+   */
+  awaitRequest(realmId: string, sessionId: string, request: unknown): AttentionEffect[] {
+    const id = (request as { awaitId?: unknown } | null)?.awaitId;
+    const key = typeof id === 'string' ? `${realmId.length}:${realmId}:${id}` : null;
+    if (key !== null && this.#rememberedAwaits.has(key)) return [];
+    if (key !== null) this.#remember(key);
+    const m = this.#sessions.get(sessionId);
+    const problem = awaitRequestProblem(request);
+    if (problem !== null || !m) {
+      return [
+        {
+          type: 'await-resolved',
+          sessionId,
+          realmId,
+          awaitId: typeof id === 'string' ? id : '',
+          cause: 'cancelled',
+        },
+      ];
+    }
+    return this.#withSession(sessionId, (mm, out) =>
+      mm.park(realmId, request as AwaitRequest, this.#clock.now(), out),
+    );
+  }
+
+  awaitCancel(realmId: string, awaitId: string): AttentionEffect[] {
+    return this.#run(() => {
+      const out: AttentionEffect[] = [];
+      for (const [id, m] of this.#sessions) {
+        if (!m.hasAwait(realmId, awaitId)) continue;
+        const o: ManagerEffect[] = [];
+        m.cancelAwait(realmId, awaitId, o);
+        out.push(...this.#tag(id, o));
+      }
+      return out; // claiming is delivery: a cancel after the claim is a no-op
+    });
+  }
+
+  /** A settings write: fields validated and clamped, unknown keys dropped. Returns the effects. */
+  updateSettings(patch: unknown): AttentionEffect[] {
+    return this.#run(() => {
+      const before = this.#settings;
+      this.#settings = applyAlertSettingsPatch(before, patch);
+      this.#engagement.inactivityTimeoutMs = this.#settings.inactivityTimeoutMs;
+      this.#delivery.setPushEnabled(this.#settings.pushEnabled);
+      const now = this.#clock.now();
+      for (const m of this.#sessions.values()) m.settingsChanged(now);
+      return this.#applyEdges(this.#engagement.recompute(now, 'idle'));
+    });
+  }
+
+  /** Replaces the WATCHING rule set (validated); WATCHING is re-derived live, detectors keep running. */
+  setWatchRules(rules: unknown): AttentionEffect[] {
+    return this.#run(() => {
+      this.#rules = normalizeWatchRules(Array.isArray(rules) ? rules : []);
+      for (const m of this.#sessions.values()) m.rulesChanged();
+      return [];
+    });
+  }
+
+  /** Runs everything due by now: presence lapses, detector windows, deferrals, awaits, push deadlines. */
+  tick(): AttentionEffect[] {
+    return this.#run(
+      () => {
+        const out: AttentionEffect[] = [];
+        const now = this.#clock.now();
+        for (let pass = 0; pass < MAX_TICK_PASSES; pass++) {
+          out.push(...this.#applyEdges(this.#engagement.tick(now)));
+          for (const [id, m] of this.#sessions) {
+            const o: ManagerEffect[] = [];
+            m.tick(now, o);
+            out.push(...this.#tag(id, o));
+          }
+          const next = this.#managersDeadline();
+          if (next === null || next > now) break;
+        }
+        return out;
+      },
+      undefined,
+      true,
+    );
+  }
+
+  /** Manager disposal: every waiter resolves cancelled. */
+  dispose(): AttentionEffect[] {
+    const out: AttentionEffect[] = [];
+    for (const [id, m] of this.#sessions) {
+      const o: ManagerEffect[] = [];
+      m.dispose(o, 'cancelled');
+      out.push(...this.#tag(id, o));
+    }
+    this.#sessions.clear();
+    this.#delivery.setPushEnabled(false);
+    return out;
+  }
+
+  // ---- internals ----
+
+  #managersDeadline(): number | null {
+    let best: number | null = null;
+    for (const m of this.#sessions.values()) best = earliest(best, m.nextDeadline());
+    return best;
+  }
+
+  #remember(key: string): void {
+    if (this.#rememberedAwaits.size >= MAX_REMEMBERED_AWAIT_IDS) {
+      const oldest = this.#rememberedAwaits.values().next().value;
+      if (oldest !== undefined) this.#rememberedAwaits.delete(oldest);
+    }
+    this.#rememberedAwaits.add(key);
+  }
+
+  #view(sessionId: string, m: AlertManager): SessionAlertView {
+    const ring = m.ring;
+    return {
+      sessionId,
+      status: m.status,
+      ringing: ring !== null,
+      ringingSince: ring?.since ?? null,
+      episodeId: ring?.episodeId ?? null,
+      todo: m.todo,
+      notification: m.notification,
+      awaited: m.awaited,
+      watchKey: m.watchKey,
+      command: m.command,
+      engaged: this.#engagement.isEngaged(sessionId),
+      exited: m.exited,
+    };
+  }
+
+  #tag(sessionId: string, effects: readonly ManagerEffect[]): AttentionEffect[] {
+    return effects.map((e) => ({ ...e, sessionId }));
+  }
+
+  #applyEdges(edges: readonly EngagementEdge[]): AttentionEffect[] {
+    const out: AttentionEffect[] = [];
+    const now = this.#clock.now();
+    for (const edge of edges) {
+      const m = this.#sessions.get(edge.sessionId);
+      if (!m) continue;
+      const o: ManagerEffect[] = [];
+      m.setEngaged(edge.engaged, edge.reason, now, o);
+      out.push(...this.#tag(edge.sessionId, o));
+    }
+    return out;
+  }
+
+  #withSession(sessionId: string, fn: (m: AlertManager, out: ManagerEffect[]) => void): AttentionEffect[] {
+    const m = this.#sessions.get(sessionId);
+    if (!m) return []; // a retired id stays retired: raw output and late events never revive it
+    return this.#run(() => {
+      const out: ManagerEffect[] = [];
+      fn(m, out);
+      return this.#tag(sessionId, out);
+    }, sessionId);
+  }
+
+  /**
+   * Runs one input, then diffs episodes to drive delivery and publishes changed views. `only` limits the
+   * diff to one session; `deliver` also consumes push deadlines (only tick() passes time).
+   */
+  #run(fn: () => AttentionEffect[], only?: string, deliver = false): AttentionEffect[] {
+    const ids = only === undefined ? [...this.#sessions.keys()] : [only];
+    const before = new Map<string, string>();
+    const episodes = new Map<string, number | null>();
+    for (const id of ids) {
+      const m = this.#sessions.get(id);
+      if (!m) continue;
+      before.set(id, JSON.stringify(this.#view(id, m)));
+      episodes.set(id, m.ring?.episodeId ?? null);
+    }
+    const out = fn();
+    const after = only === undefined ? [...this.#sessions.keys()] : [only];
+    for (const id of after) {
+      const m = this.#sessions.get(id);
+      if (!m) continue;
+      const prevEpisode = episodes.get(id) ?? null;
+      const ring = m.ring;
+      if (prevEpisode !== null && prevEpisode !== ring?.episodeId)
+        this.#delivery.episodeEnded(id, prevEpisode);
+      if (ring && ring.episodeId !== prevEpisode) {
+        this.#delivery.episodeOpened(
+          id,
+          ring.episodeId,
+          ring.since,
+          this.#settings.pushEnabled,
+          this.#settings.pushDelayMs,
+        );
+      }
+      const view = this.#view(id, m);
+      if (JSON.stringify(view) !== before.get(id)) out.push({ type: 'state', sessionId: id, view });
+    }
+    if (deliver) {
+      const now = this.#clock.now();
+      for (const p of this.#delivery.due(now, this.#engagement.anyPresent(now)))
+        out.push({ type: 'push-due', ...p });
+    }
+    return out;
+  }
+}
