@@ -79,8 +79,25 @@ interface Scan {
   readonly cut: boolean;
 }
 
+/**
+ * The common case, checked without building a string: printable ASCII with single inner spaces, within the
+ * cap, is already its own sanitized form.
+ */
+function isPlainAscii(input: string, maxCodePoints: number): boolean {
+  const n = input.length;
+  if (n > maxCodePoints) return false;
+  for (let i = 0; i < n; i++) {
+    const c = input.charCodeAt(i);
+    if (c > 0x20 && c < 0x7f) continue;
+    if (c === 0x20 && i > 0 && i < n - 1 && input.charCodeAt(i - 1) !== 0x20) continue;
+    return false;
+  }
+  return true;
+}
+
 /** The one pass behind both exports: sanitize, collapse, trim and cap, reporting whether it cut. */
 function scan(input: string, maxCodePoints: number): Scan {
+  if (isPlainAscii(input, maxCodePoints)) return { text: input, cut: false };
   let out = '';
   let count = 0;
   let pendingSpace = false;

@@ -132,6 +132,25 @@ export class TerminalParser {
           if (i >= n) break;
         }
       }
+      if (state === State.CsiParam) {
+        // Parameters are most of a CSI's bytes (SGR colours): accumulate them without table dispatch.
+        let param = this.#csiParam;
+        let j = i;
+        while (j < n) {
+          const p = chunk[j]!;
+          if (p >= 0x30 && p <= 0x39) {
+            param = param * 10 + (p - 0x30);
+            if (param > CSI_PARAM_MAX) param = CSI_PARAM_MAX;
+          } else if (p === 0x3b || p === 0x3a) {
+            if (param === FOCUS_REPORTING_MODE) this.#csiHasFocusMode = true;
+            param = 0;
+          } else break;
+          j++;
+        }
+        this.#csiParam = param;
+        i = j;
+        if (i >= n) break;
+      }
       const b = chunk[i]!;
       const transition = TRANSITIONS[(state << 8) | b]!;
       state = transition & 0x0f;

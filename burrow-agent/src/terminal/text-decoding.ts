@@ -7,8 +7,20 @@ import { NUMBER_MAX_DIGITS } from './limits.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
+/** Below this length an ASCII payload is decoded by hand: cheaper than a call into TextDecoder. */
+const SHORT_ASCII_MAX = 64;
+
 /** Decodes UTF-8 bytes; invalid sequences become U+FFFD. */
 export function decodeUtf8(bytes: Uint8Array): string {
+  if (bytes.length <= SHORT_ASCII_MAX) {
+    let text = '';
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      if (b >= 0x80) return utf8.decode(bytes);
+      text += String.fromCharCode(b);
+    }
+    return text;
+  }
   return utf8.decode(bytes);
 }
 
