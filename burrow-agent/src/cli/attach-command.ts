@@ -1,0 +1,118 @@
+/**
+ * `burrow attach <session>`: the local terminal becomes a viewer of the session. Raw mode; size follows the
+ * local terminal (SIGWINCH) and attaching takes the size (last attach wins); focus reports (DECSET 1004) and
+ * typing are forwarded as presence; Ctrl-B d detaches; the terminal is restored on every way out.
+ */
+
+import { AttachInputFilter } from './attach-input.js';
+import { connectDaemon } from './daemon-connection.js';
+import { ExitCode } from './exit-codes.js';
+
+const FOCUS_REPORTS_ON = '\x1b[?1004h';
+/**
+ * Undo what a session's snapshot or output may have switched on in the host terminal: focus reports, mouse
+ * tracking, bracketed paste, application cursor/keypad, alternate screen, hidden cursor, colours.
+ */
+const RESTORE_TERMINAL =
+  '\x1b[?1004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[?1049l\x1b[?25h\x1b[0m';
+/** Typing is reported at most this often (the engine needs "the owner is here", not every key). */
+const TYPING_REPORT_MS = 1000;
+
+export interface AttachIo {
+  readonly stdin: NodeJS.ReadStream;
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export async function runAttach(ref: string, io: AttachIo): Promise<number> {
+  const { stdin, stdout } = io;
+  if (!stdin.isTTY || !stdout.isTTY) {
+    io.stderr.write('burrow attach: needs a terminal (stdin and stdout must be a TTY)\n');
+    return ExitCode.Usage;
+  }
+  const client = await connectDaemon(io.env);
+  const filter = new AttachInputFilter();
+  let lastTyping = 0;
+  let sessionName = ref;
+
+  return new Promise<number>((resolve) => {
+    let done = false;
+    const finish = (code: number, note: string) => {
+      if (done) return;
+      done = true;
+      process.off('SIGWINCH', onResize);
+      stdin.off('data', onInput);
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdout.write(`${RESTORE_TERMINAL}\r\n${note}\r\n`);
+      client.close();
+      resolve(code);
+    };
+    const onResize = () => {
+      if (stdout.columns > 1 && stdout.rows > 0)
+        client.send({ type: 'resize', cols: stdout.columns, rows: stdout.rows });
+    };
+    const onInput = (chunk: Buffer) => {
+      const r = filter.push(chunk);
+      for (const f of r.focus) client.send({ type: 'presence', focused: f });
+      if (r.forward.byteLength > 0) {
+        client.input(r.forward);
+        const t = Date.now();
+        if (t - lastTyping >= TYPING_REPORT_MS) {
+          lastTyping = t;
+          client.send({ type: 'typing' });
+        }
+      }
+      if (r.detach) finish(ExitCode.Ok, `[detached from ${sessionName}]`);
+    };
+
+    client
+      .attach(
+        { session: ref, cols: Math.max(2, stdout.columns), rows: Math.max(1, stdout.rows) },
+        {
+          snapshot: (_h, data) => {
+            // RIS gives the snapshot a clean terminal; it also clears 1004, so ask for focus reports again.
+            stdout.write(`\x1bc${data}${FOCUS_REPORTS_ON}`);
+          },
+          output: (_offset, data) => {
+            stdout.write(data);
+          },
+          event: (e) => {
+            if (e.event === 'exit') {
+              const exitNote =
+                e.exitCode !== null
+                  ? `exited with code ${e.exitCode}`
+                  : `killed by signal ${e.signal ?? '?'}`;
+              finish(
+                ExitCode.Ok,
+                `[${sessionName} ${exitNote}; it stays listed until \`burrow kill ${ref}\`]`,
+              );
+            } else if (e.event === 'closed') {
+              finish(ExitCode.Ok, `[${sessionName} closed: ${e.reason}]`);
+            }
+          },
+          end: (err) =>
+            finish(
+              err ? ExitCode.Failure : ExitCode.Ok,
+              err ? `[connection lost: ${err.message}]` : '[the daemon closed the connection]',
+            ),
+        },
+      )
+      .then((result) => {
+        const r = result as { session?: { name?: unknown } };
+        if (typeof r.session?.name === 'string') sessionName = r.session.name;
+        stdin.setRawMode(true);
+        stdin.resume();
+        stdin.on('data', onInput);
+        process.on('SIGWINCH', onResize);
+        stdout.write(FOCUS_REPORTS_ON);
+      })
+      .catch((err: Error & { code?: string }) => {
+        done = true;
+        client.close();
+        io.stderr.write(`burrow attach: ${err.message}\n`);
+        resolve(err.code === 'not-found' ? ExitCode.NotFound : ExitCode.Failure);
+      });
+  });
+}

@@ -1,0 +1,277 @@
+/**
+ * The `burrow` command table. Each command declares its options for `node:util` parseArgs, its usage line and
+ * help text, and whether it prints data (then it takes --json). Later work adds `enroll`, `pair`, `devices`,
+ * `await`, `watch`, `todo`, `setup` … as more entries here.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ParseArgsConfig } from 'node:util';
+import type { StatusResult } from '../control/control-messages.js';
+import { DaemonRunningError } from '../control/control-server.js';
+import { startDaemon } from '../daemon/daemon.js';
+import { stderrLogger } from '../daemon/logger.js';
+import { installService, realRunner, uninstallService } from '../service/service-install.js';
+import type { SessionInfo } from '../session/session.js';
+import { runAttach } from './attach-command.js';
+import { DETACH_KEY_HELP } from './attach-input.js';
+import { asCliError, connectDaemon, NOT_RUNNING_MESSAGE, stateDirOf } from './daemon-connection.js';
+import { CliError, ExitCode } from './exit-codes.js';
+
+export interface CliIo {
+  readonly stdin: NodeJS.ReadStream;
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WriteStream;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+export interface Invocation {
+  readonly values: Record<string, string | boolean | undefined>;
+  readonly positionals: readonly string[];
+  readonly io: CliIo;
+}
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  readonly details?: string;
+  readonly options: NonNullable<ParseArgsConfig['options']>;
+  /** [min, max] positionals. */
+  readonly positionals: readonly [number, number];
+  run(inv: Invocation): Promise<number>;
+}
+
+const json = { json: { type: 'boolean', default: false } } as const;
+
+function out(inv: Invocation, text: string): void {
+  inv.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+async function call(inv: Invocation, fn: (c: Awaited<ReturnType<typeof connectDaemon>>) => Promise<unknown>) {
+  const client = await connectDaemon(inv.io.env);
+  try {
+    return await fn(client);
+  } catch (err) {
+    throw asCliError(err);
+  } finally {
+    client.close();
+  }
+}
+
+function sessionTable(sessions: readonly SessionInfo[]): string {
+  if (sessions.length === 0) return 'no sessions; start one with `burrow new`';
+  const rows = sessions.map((s) => [
+    s.id,
+    s.name,
+    s.status === 'running' ? 'running' : s.exitCode !== null ? `exited ${s.exitCode}` : `killed ${s.signal}`,
+    String(s.viewers),
+    s.command.join(' '),
+  ]);
+  const all = [['ID', 'NAME', 'STATUS', 'VIEWERS', 'COMMAND'], ...rows];
+  const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
+  return all
+    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  '))
+    .join('\n');
+}
+
+function duration(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s % 60}s` : `${s}s`;
+}
+
+function serviceTarget(env: NodeJS.ProcessEnv) {
+  const script = realpathSync(fileURLToPath(new URL('../../bin/burrow.js', import.meta.url)));
+  return { node: process.execPath, script, stateDir: env.BURROW_STATE_DIR ? env.BURROW_STATE_DIR : null };
+}
+
+function serviceEnv(env: NodeJS.ProcessEnv) {
+  const home = env.HOME;
+  if (home === undefined || home === '')
+    throw new CliError(ExitCode.Failure, 'HOME is not set; cannot find the service directory');
+  return { platform: process.platform, HOME: home, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, run: realRunner };
+}
+
+export const COMMANDS: readonly Command[] = [
+  {
+    name: 'daemon',
+    summary: 'run the Burrow daemon in the foreground (for a service manager)',
+    usage: 'burrow daemon',
+    details: 'Logs to stderr. SIGTERM or SIGINT shuts down cleanly: viewers are closed, sessions ended.',
+    options: {},
+    positionals: [0, 0],
+    async run(inv) {
+      const log = stderrLogger(inv.io.stderr);
+      let daemon: Awaited<ReturnType<typeof startDaemon>>;
+      try {
+        daemon = await startDaemon({ stateDir: stateDirOf(inv.io.env), env: inv.io.env, log });
+      } catch (err) {
+        if (err instanceof DaemonRunningError) throw new CliError(ExitCode.Conflict, err.message);
+        throw asCliError(err);
+      }
+      await new Promise<void>((resolve) => {
+        const onSignal = (sig: NodeJS.Signals) => {
+          log('info', `received ${sig}`);
+          process.off('SIGTERM', onSignal);
+          process.off('SIGINT', onSignal);
+          void daemon.stop().then(resolve);
+        };
+        process.on('SIGTERM', onSignal);
+        process.on('SIGINT', onSignal);
+      });
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'new',
+    summary: 'start a session',
+    usage: 'burrow new [--name NAME] [--cwd DIR] [--json] [-- COMMAND [ARG…]]',
+    details: 'Without a command, runs your shell. Prints the new session id.',
+    options: { name: { type: 'string' }, cwd: { type: 'string' }, ...json },
+    positionals: [0, Number.POSITIVE_INFINITY],
+    async run(inv) {
+      const cols = inv.io.stdout.isTTY ? inv.io.stdout.columns : undefined;
+      const rows = inv.io.stdout.isTTY ? inv.io.stdout.rows : undefined;
+      const r = (await call(inv, (c) =>
+        c.request('create', {
+          command: [...inv.positionals],
+          cwd: typeof inv.values.cwd === 'string' ? inv.values.cwd : inv.io.cwd,
+          ...(typeof inv.values.name === 'string' ? { name: inv.values.name } : {}),
+          ...(cols !== undefined && rows !== undefined ? { cols, rows } : {}),
+        }),
+      )) as { session: SessionInfo };
+      out(inv, inv.values.json ? JSON.stringify(r.session) : r.session.id);
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'ls',
+    summary: 'list sessions',
+    usage: 'burrow ls [--json]',
+    options: { ...json },
+    positionals: [0, 0],
+    async run(inv) {
+      const r = (await call(inv, (c) => c.request('list', {}))) as { sessions: SessionInfo[] };
+      out(inv, inv.values.json ? JSON.stringify(r.sessions) : sessionTable(r.sessions));
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'attach',
+    summary: 'attach this terminal to a session',
+    usage: 'burrow attach SESSION',
+    details: `Detach with ${DETACH_KEY_HELP} (Ctrl-B Ctrl-B sends a literal Ctrl-B). The session takes this terminal's size.`,
+    options: {},
+    positionals: [1, 1],
+    async run(inv) {
+      try {
+        return await runAttach(inv.positionals[0]!, inv.io);
+      } catch (err) {
+        throw asCliError(err);
+      }
+    },
+  },
+  {
+    name: 'kill',
+    summary: 'end a session (or clear an exited one from the list)',
+    usage: 'burrow kill SESSION [--json]',
+    options: { ...json },
+    positionals: [1, 1],
+    async run(inv) {
+      const r = (await call(inv, (c) => c.request('kill', { session: inv.positionals[0]! }))) as {
+        session: SessionInfo;
+      };
+      out(inv, inv.values.json ? JSON.stringify(r.session) : `killed ${r.session.id} (${r.session.name})`);
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'rename',
+    summary: 'rename a session',
+    usage: 'burrow rename SESSION NAME [--json]',
+    options: { ...json },
+    positionals: [2, 2],
+    async run(inv) {
+      const [session, name] = inv.positionals as [string, string];
+      const r = (await call(inv, (c) => c.request('rename', { session, name }))) as { session: SessionInfo };
+      out(inv, inv.values.json ? JSON.stringify(r.session) : `${r.session.id} is now "${r.session.name}"`);
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'status',
+    summary: 'is the daemon running, and how is it',
+    usage: 'burrow status [--json]',
+    details: 'Exit code 3 when the daemon is not running.',
+    options: { ...json },
+    positionals: [0, 0],
+    async run(inv) {
+      let s: StatusResult;
+      try {
+        s = (await call(inv, (c) => c.request('status', {}))) as StatusResult;
+      } catch (err) {
+        const e = asCliError(err);
+        if (e.exitCode === ExitCode.DaemonNotRunning && inv.values.json) {
+          out(inv, JSON.stringify({ running: false }));
+          return ExitCode.DaemonNotRunning;
+        }
+        throw e;
+      }
+      if (inv.values.json) {
+        out(inv, JSON.stringify({ running: true, ...s }));
+        return ExitCode.Ok;
+      }
+      out(
+        inv,
+        [
+          `daemon:     running (pid ${s.pid}, up ${duration(s.uptimeMs)}, version ${s.version})`,
+          `state:      ${s.stateDir}`,
+          `sessions:   ${s.sessions.running} running, ${s.sessions.exited} exited`,
+          `relay:      ${s.relay.state === 'not-configured' ? 'not configured (enrolling comes in a later version)' : s.relay.state}`,
+          `enrollment: ${s.enrollment.enrolled ? 'enrolled' : 'not enrolled'}`,
+          `devices:    ${s.devices.paired} paired`,
+        ].join('\n'),
+      );
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'install-service',
+    summary: 'start the daemon at login (systemd user unit / launchd LaunchAgent)',
+    usage: 'burrow install-service [--json]',
+    options: { ...json },
+    positionals: [0, 0],
+    async run(inv) {
+      let r: ReturnType<typeof installService>;
+      try {
+        r = installService(serviceTarget(inv.io.env), serviceEnv(inv.io.env));
+      } catch (err) {
+        throw asCliError(err);
+      }
+      out(inv, inv.values.json ? JSON.stringify(r) : [`${r.file} ${r.path}`, ...r.notes].join('\n'));
+      return r.activated ? ExitCode.Ok : ExitCode.Failure;
+    },
+  },
+  {
+    name: 'uninstall-service',
+    summary: 'stop starting the daemon at login',
+    usage: 'burrow uninstall-service [--json]',
+    options: { ...json },
+    positionals: [0, 0],
+    async run(inv) {
+      let r: ReturnType<typeof uninstallService>;
+      try {
+        r = uninstallService(serviceEnv(inv.io.env));
+      } catch (err) {
+        throw asCliError(err);
+      }
+      out(inv, inv.values.json ? JSON.stringify(r) : r.notes.join('\n'));
+      return ExitCode.Ok;
+    },
+  },
+];
+
+export { NOT_RUNNING_MESSAGE };

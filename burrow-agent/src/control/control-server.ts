@@ -1,0 +1,317 @@
+/**
+ * The daemon's end of the local control socket: a Unix socket inside an owner-only directory, every connection
+ * authenticated by the challenge/hello/welcome handshake before a single request is read.
+ */
+import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import * as v from 'valibot';
+import type { Logger } from '../session/activity.js';
+import { NotFoundError, type SessionRegistry } from '../session/session-registry.js';
+import { ensureOwnerOnlyDir } from '../state/state-dir.js';
+import type { Attachment, ViewerEvent, ViewerSink } from '../viewer/viewer.js';
+import {
+  type ErrorCode,
+  type Method,
+  type Params,
+  RequestParams,
+  RequestSchema,
+  type Response,
+  type SnapshotHeader,
+  type StatusResult,
+  type StreamEvent,
+  StreamMessageSchema,
+} from './control-messages.js';
+import {
+  encodeJson,
+  encodeOutput,
+  encodeSnapshot,
+  FrameDecoder,
+  FrameError,
+  FrameType,
+  MAX_CLIENT_FRAME_BYTES,
+  MAX_HANDSHAKE_FRAME_BYTES,
+  parseJsonPayload,
+} from './frame-codec.js';
+import {
+  clientProof,
+  HANDSHAKE_BUDGET_MS,
+  HelloSchema,
+  newNonce,
+  proofsEqual,
+  serverProof,
+} from './handshake.js';
+
+/** Most simultaneous control connections (each attach is one). */
+export const MAX_CONTROL_CONNECTIONS = 64;
+
+export class DaemonRunningError extends Error {
+  override readonly name = 'DaemonRunningError';
+}
+
+export interface ControlServerOptions {
+  readonly socketPath: string;
+  readonly token: Uint8Array;
+  readonly registry: SessionRegistry;
+  readonly status: () => StatusResult;
+  readonly log: Logger;
+  readonly handshakeBudgetMs?: number;
+}
+
+export class ControlServer {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private viewerSeq = 0;
+
+  constructor(private readonly opts: ControlServerOptions) {}
+
+  /** Binds the socket; DaemonRunningError if a live daemon already answers on it. */
+  async listen(): Promise<void> {
+    const path = this.opts.socketPath;
+    ensureOwnerOnlyDir(dirname(path));
+    if (existsSync(path)) {
+      if (await isLive(path)) throw new DaemonRunningError(`a Burrow daemon is already running on ${path}`);
+      unlinkSync(path); // stale socket from a crashed daemon
+    }
+    const server = createServer((socket) => this.accept(socket));
+    server.maxConnections = MAX_CONTROL_CONNECTIONS;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    // The directory is 0700 already; the socket's own mode is belt and braces.
+    chmodSync(path, 0o600);
+    this.server = server;
+  }
+
+  /** Stops accepting, closes every connection (viewers see `closed: shutdown`), removes the socket. */
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server === undefined) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+    if (existsSync(this.opts.socketPath)) unlinkSync(this.opts.socketPath);
+  }
+
+  private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    const conn = new Connection(socket, this.opts, () => `local-${++this.viewerSeq}`);
+    conn.start();
+  }
+}
+
+class Connection {
+  private readonly decoder = new FrameDecoder(MAX_HANDSHAKE_FRAME_BYTES);
+  private state: 'handshake' | 'ready' | 'attached' = 'handshake';
+  private readonly nonce = newNonce();
+  private timer: NodeJS.Timeout | undefined;
+  private attachment: Attachment | undefined;
+  private queue = Promise.resolve();
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly opts: ControlServerOptions,
+    private readonly nextViewerId: () => string,
+  ) {}
+
+  start(): void {
+    this.timer = setTimeout(
+      () => this.reject('handshake timed out'),
+      this.opts.handshakeBudgetMs ?? HANDSHAKE_BUDGET_MS,
+    );
+    this.socket.on('data', (chunk) => this.onData(chunk));
+    this.socket.on('close', () => {
+      clearTimeout(this.timer);
+      this.attachment?.detach();
+    });
+    this.socket.write(encodeJson({ type: 'challenge', v: 1, nonce: this.nonce }));
+  }
+
+  private reject(why: string): void {
+    // No reason goes back to the peer: an unauthenticated client learns nothing.
+    this.opts.log('warn', `control: dropped a connection: ${why}`);
+    this.socket.destroy();
+  }
+
+  private onData(chunk: Buffer): void {
+    let frames: ReturnType<FrameDecoder['push']>;
+    try {
+      frames = this.decoder.push(chunk);
+    } catch (err) {
+      this.reject(err instanceof FrameError ? err.message : 'unreadable frame');
+      return;
+    }
+    for (const f of frames) {
+      if (this.socket.destroyed) return;
+      try {
+        if (this.state === 'handshake') this.onHello(f.type, f.payload);
+        else if (f.type === FrameType.Input && this.state === 'attached') this.attachment!.input(f.payload);
+        else if (f.type !== FrameType.Json) throw new FrameError(`unexpected frame type ${f.type}`);
+        else if (this.state === 'attached') this.onStreamMessage(parseJsonPayload(f.payload));
+        else {
+          const json = parseJsonPayload(f.payload);
+          // Requests run one at a time, in order, so responses come back in request order.
+          this.queue = this.queue.then(() => this.onRequest(json));
+        }
+      } catch (err) {
+        this.reject(err instanceof Error ? err.message : 'bad frame');
+        return;
+      }
+    }
+  }
+
+  private onHello(type: number, payload: Uint8Array): void {
+    if (type !== FrameType.Json) throw new FrameError('first frame is not a hello');
+    const hello = v.safeParse(HelloSchema, parseJsonPayload(payload));
+    if (!hello.success) throw new FrameError('first frame is not a valid hello');
+    if (!proofsEqual(hello.output.proof, clientProof(this.opts.token, this.nonce))) {
+      throw new FrameError('client proof did not verify (wrong token?)');
+    }
+    clearTimeout(this.timer);
+    this.state = 'ready';
+    this.decoder.setLimit(MAX_CLIENT_FRAME_BYTES);
+    this.socket.write(
+      encodeJson({ type: 'welcome', proof: serverProof(this.opts.token, hello.output.nonce) }),
+    );
+  }
+
+  private async onRequest(json: unknown): Promise<void> {
+    if (this.state !== 'ready' || this.socket.destroyed) return;
+    const req = v.safeParse(RequestSchema, json);
+    if (!req.success) {
+      this.reject('malformed request');
+      return;
+    }
+    const { id, method } = req.output;
+    const params = v.safeParse(RequestParams[method], req.output.params);
+    if (!params.success) {
+      this.respond({
+        id,
+        ok: false,
+        error: { code: 'bad-request', message: `bad ${method} params: ${params.issues[0]?.message}` },
+      });
+      return;
+    }
+    try {
+      if (method === 'attach') {
+        this.startAttach(id, params.output as Params<'attach'>);
+        return;
+      }
+      const result = await this.handle(method, params.output);
+      this.respond({ id, ok: true, result });
+    } catch (err) {
+      this.respond({ id, ok: false, error: errorOf(err) });
+    }
+  }
+
+  private async handle(method: Exclude<Method, 'attach'>, params: unknown): Promise<unknown> {
+    const reg = this.opts.registry;
+    switch (method) {
+      case 'status':
+        return this.opts.status();
+      case 'list':
+        return { sessions: reg.list() };
+      case 'create': {
+        const p = params as Params<'create'>;
+        return { session: reg.create(p).info() };
+      }
+      case 'kill':
+        return { session: await reg.kill((params as Params<'kill'>).session) };
+      case 'rename': {
+        const p = params as Params<'rename'>;
+        return { session: reg.rename(p.session, p.name).info() };
+      }
+      case 'history': {
+        const p = params as Params<'history'>;
+        return reg.get(p.session).history(p.before, p.count);
+      }
+    }
+  }
+
+  private startAttach(id: number, p: Params<'attach'>): void {
+    const session = this.opts.registry.get(p.session);
+    const socket = this.socket;
+    let pending: ViewerEvent[] | null = [];
+    const send = (e: ViewerEvent) => {
+      if (socket.destroyed) return;
+      if (e.type === 'output') socket.write(encodeOutput(e.offset, e.data));
+      else if (e.type === 'snapshot') {
+        const { data, ...rest } = e.snapshot;
+        const header: SnapshotHeader = { ...rest, reason: e.reason };
+        socket.write(encodeSnapshot(header, data));
+      } else if (e.type === 'resize') this.event({ event: 'resize', cols: e.cols, rows: e.rows });
+      else this.event({ event: 'exit', exitCode: e.exitCode, signal: e.signal });
+    };
+    const sink: ViewerSink = {
+      id: this.nextViewerId(),
+      kind: 'local',
+      backlog: () => socket.writableLength,
+      deliver: (e) => (pending === null ? send(e) : pending.push(e)),
+      close: (reason) => {
+        this.attachment = undefined;
+        this.event({ event: 'closed', reason });
+        socket.end();
+      },
+    };
+    const size = p.cols !== undefined && p.rows !== undefined ? { cols: p.cols, rows: p.rows } : undefined;
+    const attachment = session.attach(sink, {
+      ...(p.resumeFrom !== undefined ? { resumeFrom: p.resumeFrom } : {}),
+      ...(size !== undefined ? { size } : {}),
+    });
+    this.attachment = attachment;
+    this.state = 'attached';
+    this.respond({ id, ok: true, result: { session: session.info(), viewerId: sink.id } });
+    const early = pending;
+    pending = null;
+    for (const e of early) send(e);
+    socket.on('drain', () => this.attachment?.drained());
+  }
+
+  private onStreamMessage(json: unknown): void {
+    const msg = v.safeParse(StreamMessageSchema, json);
+    if (!msg.success) throw new FrameError('malformed stream message');
+    const a = this.attachment;
+    if (a === undefined) return;
+    const m = msg.output;
+    if (m.type === 'resize') a.resize(m.cols, m.rows);
+    else if (m.type === 'presence') a.presence({ focused: m.focused });
+    else if (m.type === 'typing') a.presence({ typing: true });
+    else {
+      a.detach();
+    }
+  }
+
+  private respond(r: Response): void {
+    if (!this.socket.destroyed) this.socket.write(encodeJson(r));
+  }
+
+  private event(e: StreamEvent): void {
+    if (!this.socket.destroyed) this.socket.write(encodeJson(e));
+  }
+}
+
+function errorOf(err: unknown): { code: ErrorCode; message: string } {
+  if (err instanceof NotFoundError) return { code: 'not-found', message: err.message };
+  if (err instanceof RangeError || err instanceof TypeError)
+    return { code: 'conflict', message: err.message };
+  return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** True if something accepts connections on `path` (a running daemon), false if the socket is stale. */
+function isLive(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createConnection(path);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}

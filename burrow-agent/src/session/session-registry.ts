@@ -1,0 +1,165 @@
+/**
+ * All sessions of one daemon: create, look up by id or name, rename, kill. An exited session stays listed with
+ * its exit code until it is killed (cleared) — the owner should see that the build failed, not a blank.
+ */
+import type { ActivityListener, Logger, OutputTap } from './activity.js';
+import { Session, type SessionInfo } from './session.js';
+import { newSessionId, sanitizeSessionName } from './session-id.js';
+
+/** Most sessions one daemon holds (running or exited). */
+export const MAX_SESSIONS = 256;
+/** Most arguments in a session's command, and longest argument. */
+export const MAX_COMMAND_ARGS = 256;
+export const MAX_COMMAND_ARG_BYTES = 4096;
+export const DEFAULT_COLS = 80;
+export const DEFAULT_ROWS = 24;
+
+export class NotFoundError extends Error {
+  override readonly name = 'NotFoundError';
+}
+
+export interface CreateSessionOptions {
+  readonly name?: string | undefined;
+  readonly cwd: string;
+  /** argv; empty means the default shell. */
+  readonly command: readonly string[];
+  readonly cols?: number | undefined;
+  readonly rows?: number | undefined;
+}
+
+export interface RegistryOptions {
+  readonly now: () => number;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly defaultShell: string;
+  readonly log: Logger;
+}
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, Session>();
+  private readonly taps: OutputTap[] = [];
+  private readonly listeners = new Set<ActivityListener>();
+
+  constructor(private readonly opts: RegistryOptions) {}
+
+  /** Adds a pipeline stage for sessions created from now on (the parser, before any session exists). */
+  addTap(tap: OutputTap): void {
+    this.taps.push(tap);
+  }
+
+  /** Subscribes to every session's activity; returns the unsubscribe. */
+  subscribe(listener: ActivityListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  create(req: CreateSessionOptions): Session {
+    if (this.sessions.size >= MAX_SESSIONS) {
+      throw new RangeError(`already ${MAX_SESSIONS} sessions; kill some with \`burrow kill\``);
+    }
+    if (req.command.length > MAX_COMMAND_ARGS)
+      throw new RangeError(`command has over ${MAX_COMMAND_ARGS} arguments`);
+    for (const a of req.command) {
+      if (typeof a !== 'string') throw new TypeError('command arguments must be strings');
+      if (Buffer.byteLength(a) > MAX_COMMAND_ARG_BYTES || a.includes('\0')) {
+        throw new RangeError('command argument too long or contains NUL');
+      }
+    }
+    let id = newSessionId();
+    while (this.sessions.has(id)) id = newSessionId();
+    const command = (req.command.length > 0 ? req.command : [this.opts.defaultShell]) as [
+      string,
+      ...string[],
+    ];
+    let name: string;
+    if (req.name !== undefined) {
+      name = sanitizeSessionName(req.name);
+      this.checkNameFree(name, null);
+    } else {
+      name = this.uniqueName(sanitizeSessionName(defaultName(command)));
+    }
+    const session = new Session({
+      id,
+      name,
+      command,
+      cwd: req.cwd,
+      env: this.opts.env,
+      cols: req.cols ?? DEFAULT_COLS,
+      rows: req.rows ?? DEFAULT_ROWS,
+      now: this.opts.now,
+      taps: [...this.taps],
+      onActivity: (a) => {
+        for (const l of this.listeners) {
+          try {
+            l(a);
+          } catch (err) {
+            this.opts.log('error', `activity listener threw: ${(err as Error).message}`);
+          }
+        }
+      },
+      log: this.opts.log,
+    });
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  list(): SessionInfo[] {
+    return [...this.sessions.values()].map((s) => s.info()).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /** By exact id, else by exact name. NotFoundError otherwise. */
+  get(ref: string): Session {
+    const byId = this.sessions.get(ref);
+    if (byId !== undefined) return byId;
+    for (const s of this.sessions.values()) if (s.name === ref) return s;
+    throw new NotFoundError(`no session "${ref}"; list them with \`burrow ls\``);
+  }
+
+  rename(ref: string, rawName: string): Session {
+    const s = this.get(ref);
+    const name = sanitizeSessionName(rawName);
+    this.checkNameFree(name, s);
+    s.name = name;
+    return s;
+  }
+
+  /** Ends the process (if running), detaches viewers and removes the session. */
+  async kill(ref: string): Promise<SessionInfo> {
+    const s = this.get(ref);
+    this.sessions.delete(s.id);
+    await s.terminate();
+    const info = s.info();
+    s.dispose('session-killed');
+    return info;
+  }
+
+  /** Kills everything (daemon shutdown). */
+  async killAll(): Promise<void> {
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(all.map((s) => s.terminate()));
+    for (const s of all) s.dispose('shutdown');
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  private uniqueName(base: string): string {
+    const taken = new Set([...this.sessions.values()].map((s) => s.name));
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+
+  private checkNameFree(name: string, self: Session | null): void {
+    for (const s of this.sessions.values()) {
+      if (s !== self && (s.name === name || s.id === name)) {
+        throw new RangeError(`a session is already called "${name}"; pick another name`);
+      }
+    }
+  }
+}
+
+function defaultName(command: readonly string[]): string {
+  const base = command[0]!.split('/').pop() ?? 'session';
+  return base === '' ? 'session' : base;
+}
