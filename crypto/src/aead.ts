@@ -20,7 +20,12 @@ export interface Aead {
 }
 
 /** Shared argument checks, so every backend rejects the same bad calls the same way. */
-export function assertAeadArguments(key: Uint8Array, nonce: Uint8Array, ad: Uint8Array, data: Uint8Array): void {
+export function assertAeadArguments(
+  key: Uint8Array,
+  nonce: Uint8Array,
+  ad: Uint8Array,
+  data: Uint8Array,
+): void {
   assertBytes('key', key, AEAD_KEY_BYTES);
   assertBytes('nonce', nonce, AEAD_NONCE_BYTES);
   assertBytes('ad', ad);

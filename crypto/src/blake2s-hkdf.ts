@@ -21,7 +21,11 @@ export function hmacHash(key: Uint8Array, data: Uint8Array): Uint8Array {
  * temp_key = HMAC(ck, ikm); output1 = HMAC(temp_key, 0x01); output_i = HMAC(temp_key, output_{i-1} || i).
  * Returns 2 or 3 outputs of HASHLEN bytes (the spec only ever asks for those counts).
  */
-export function hkdf(chainingKey: Uint8Array, inputKeyMaterial: Uint8Array, numOutputs: 2): [Uint8Array, Uint8Array];
+export function hkdf(
+  chainingKey: Uint8Array,
+  inputKeyMaterial: Uint8Array,
+  numOutputs: 2,
+): [Uint8Array, Uint8Array];
 export function hkdf(
   chainingKey: Uint8Array,
   inputKeyMaterial: Uint8Array,

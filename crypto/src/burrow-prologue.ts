@@ -28,7 +28,8 @@ export interface PrologueParams {
  */
 export function burrowPrologue({ mode, protocolVersion, burrowId }: PrologueParams): Uint8Array {
   const modeByte = MODE_BYTE[mode];
-  if (modeByte === undefined || !Object.hasOwn(MODE_BYTE, mode)) throw new RangeError(`unknown handshake mode`);
+  if (modeByte === undefined || !Object.hasOwn(MODE_BYTE, mode))
+    throw new RangeError(`unknown handshake mode`);
   if (!Number.isInteger(protocolVersion) || protocolVersion < 0 || protocolVersion > 0xffff) {
     throw new RangeError('protocolVersion must be an integer in [0, 65535]');
   }

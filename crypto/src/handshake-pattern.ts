@@ -50,7 +50,14 @@ function parseLines(text: string): { arrow: '->' | '<-'; tokens: string[] }[] {
     const trimmed = line.trim();
     const arrow = trimmed.slice(0, 2);
     if (arrow !== '->' && arrow !== '<-') throw new RangeError(`bad pattern line: ${line}`);
-    return { arrow, tokens: trimmed.slice(2).split(',').map((t) => t.trim()).filter((t) => t !== '') };
+    return {
+      arrow,
+      tokens: trimmed
+        .slice(2)
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== ''),
+    };
   });
 }
 
@@ -69,7 +76,8 @@ export function handshakePattern(name: string): HandshakePattern {
   const pskPositions = match[2] ? match[2].split('+').map((m) => Number(m.slice(3))) : [];
   for (const position of pskPositions) {
     // §9.2: psk0 goes at the start of the first message; pskN (N ≥ 1) at the end of the Nth message.
-    if (position > messages.length) throw new RangeError(`psk${position} is past the last message of ${name}`);
+    if (position > messages.length)
+      throw new RangeError(`psk${position} is past the last message of ${name}`);
     if (position === 0) messages[0]!.unshift('psk');
     else messages[position - 1]!.push('psk');
   }

@@ -1,4 +1,4 @@
-import { type Aead, AEAD_TAG_BYTES, nobleAead } from './aead.js';
+import { AEAD_TAG_BYTES, type Aead, nobleAead } from './aead.js';
 import { assertBytes, concatBytes } from './bytes.js';
 import { type HandshakePattern, patternFromProtocolName, type Token } from './handshake-pattern.js';
 import { NoiseError } from './noise-error.js';
@@ -189,7 +189,8 @@ export class HandshakeState {
     if (!this.isFinished) throw new NoiseError('invalid-state', 'handshake is not finished');
     const [c1, c2] = this.#symmetric.split();
     const h = this.#symmetric.handshakeHash;
-    if (this.pattern.oneWay) return this.initiator ? new NoiseTransport(c1, null, h) : new NoiseTransport(null, c1, h);
+    if (this.pattern.oneWay)
+      return this.initiator ? new NoiseTransport(c1, null, h) : new NoiseTransport(null, c1, h);
     return this.initiator ? new NoiseTransport(c1, c2, h) : new NoiseTransport(c2, c1, h);
   }
 
@@ -204,7 +205,8 @@ export class HandshakeState {
 
   #assertPsksAvailable(tokens: readonly Token[]): void {
     const needed = tokens.filter((t) => t === 'psk').length;
-    if (needed > this.#psks.length) throw new NoiseError('missing-psk', 'a psk is needed before this message');
+    if (needed > this.#psks.length)
+      throw new NoiseError('missing-psk', 'a psk is needed before this message');
   }
 
   /** Exact size of the message we are about to write, computed before anything is mutated. */
@@ -230,28 +232,27 @@ export class HandshakeState {
     if (this.pattern.hasPsk) this.#symmetric.mixKey(publicKey);
   }
 
-  /** ee / es / se / ss / psk (§5.3): which key is whose depends on the role. */
+  /** ee / es / se / ss / psk (§5.3). */
   #mixToken(token: Token): void {
-    const i = this.initiator;
+    if (token === 'psk') this.#symmetric.mixKeyAndHash(this.#psks.shift()!);
+    else this.#symmetric.mixKey(this.#dhFor(token));
+  }
+
+  /** Which key pair and which public key a DH token combines depends on the role (§5.3, §7.1). */
+  #dhFor(token: Token): Uint8Array {
+    const s = () => this.#need(this.#s, 's').privateKey;
+    const e = () => this.#need(this.#e, 'e').privateKey;
+    const rs = () => this.#need(this.#rs, 'rs');
+    const re = () => this.#need(this.#re, 're');
     switch (token) {
       case 'ee':
-        return this.#symmetric.mixKey(dh(this.#need(this.#e, 'e').privateKey, this.#need(this.#re, 're')));
+        return dh(e(), re());
       case 'es':
-        return this.#symmetric.mixKey(
-          i
-            ? dh(this.#need(this.#e, 'e').privateKey, this.#need(this.#rs, 'rs'))
-            : dh(this.#need(this.#s, 's').privateKey, this.#need(this.#re, 're')),
-        );
+        return this.initiator ? dh(e(), rs()) : dh(s(), re());
       case 'se':
-        return this.#symmetric.mixKey(
-          i
-            ? dh(this.#need(this.#s, 's').privateKey, this.#need(this.#re, 're'))
-            : dh(this.#need(this.#e, 'e').privateKey, this.#need(this.#rs, 'rs')),
-        );
+        return this.initiator ? dh(s(), re()) : dh(e(), rs());
       case 'ss':
-        return this.#symmetric.mixKey(dh(this.#need(this.#s, 's').privateKey, this.#need(this.#rs, 'rs')));
-      case 'psk':
-        return this.#symmetric.mixKeyAndHash(this.#psks.shift()!);
+        return dh(s(), rs());
       default:
         throw new RangeError(`unexpected token ${token}`);
     }
@@ -266,7 +267,8 @@ export class HandshakeState {
     const mine = ofInitiator === this.initiator;
     if (token === 's') {
       const key = mine ? this.#s?.publicKey : this.#rs;
-      if (!key) throw new TypeError(`pattern ${this.pattern.name} needs the ${mine ? 'local' : 'remote'} static key`);
+      if (!key)
+        throw new TypeError(`pattern ${this.pattern.name} needs the ${mine ? 'local' : 'remote'} static key`);
       return key;
     }
     // No pattern in the table has an `e` pre-message; refuse rather than guess the psk rule for it.
@@ -282,7 +284,8 @@ function checkedKeyPair(name: string, pair: KeyPair): KeyPair {
     assertBytes(`${name}.publicKey`, pair.publicKey, X25519_KEY_BYTES);
     // A mismatched pair would silently produce a handshake the peer can never complete.
     for (let k = 0; k < X25519_KEY_BYTES; k++) {
-      if (pair.publicKey[k] !== derived.publicKey[k]) throw new RangeError(`${name}.publicKey does not match`);
+      if (pair.publicKey[k] !== derived.publicKey[k])
+        throw new RangeError(`${name}.publicKey does not match`);
     }
   }
   return derived;

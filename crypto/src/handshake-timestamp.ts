@@ -30,7 +30,10 @@ export function encodeHandshakeTimestamp(timestampMs: number): Uint8Array {
 export function decodeHandshakeTimestamp(payload: Uint8Array): number {
   assertBytes('payload', payload);
   if (payload.length !== HANDSHAKE_TIMESTAMP_BYTES) {
-    throw new NoiseError('malformed-payload', `handshake timestamp must be ${HANDSHAKE_TIMESTAMP_BYTES} bytes`);
+    throw new NoiseError(
+      'malformed-payload',
+      `handshake timestamp must be ${HANDSHAKE_TIMESTAMP_BYTES} bytes`,
+    );
   }
   const value = new DataView(payload.buffer, payload.byteOffset, payload.length).getBigUint64(0, false);
   if (value > BigInt(Number.MAX_SAFE_INTEGER)) {

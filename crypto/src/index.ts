@@ -1,5 +1,12 @@
 // Public API of @burrow/crypto. One module per construction; see each file for the spec sections it follows.
-export { AEAD_KEY_BYTES, AEAD_NONCE_BYTES, AEAD_TAG_BYTES, type Aead, assertAeadArguments, nobleAead } from './aead.js';
+export {
+  AEAD_KEY_BYTES,
+  AEAD_NONCE_BYTES,
+  AEAD_TAG_BYTES,
+  type Aead,
+  assertAeadArguments,
+  nobleAead,
+} from './aead.js';
 export { HASH_BLOCK_BYTES, HASH_BYTES, hash, hkdf, hmacHash } from './blake2s-hkdf.js';
 export {
   BURROW_ID_BYTES,
@@ -57,7 +64,6 @@ export {
 } from './push-envelope.js';
 export { RANDOM_BYTES_MAX, randomBytes } from './random.js';
 export { SymmetricState } from './symmetric-state.js';
-export { NOISE_MAX_MESSAGE, NOISE_MAX_PLAINTEXT, NoiseTransport } from './transport.js';
 export {
   boundedPushText,
   PUSH_TEXT_FALLBACK,
@@ -67,6 +73,7 @@ export {
   TEXT_MAX_CODE_POINTS_LIMIT,
   toPushText,
 } from './text.js';
+export { NOISE_MAX_MESSAGE, NOISE_MAX_PLAINTEXT, NoiseTransport } from './transport.js';
 export {
   dh,
   generateKeyPair,

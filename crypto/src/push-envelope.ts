@@ -1,4 +1,4 @@
-import { type Aead, AEAD_TAG_BYTES } from './aead.js';
+import { AEAD_TAG_BYTES, type Aead } from './aead.js';
 import { hash } from './blake2s-hkdf.js';
 import { BURROW_ID_BYTES } from './burrow-prologue.js';
 import { assertBytes, concatBytes, constantTimeEqual, utf8 } from './bytes.js';
@@ -40,7 +40,8 @@ export const PUSH_SENDER_HINT_BYTES = 8;
 /** Sizes the sealed plaintext is padded to, so the length reveals only a coarse bucket. */
 export const PUSH_PADDED_SIZES: readonly number[] = [256, 512, 1024, 2048, 3840];
 const PLAINTEXT_HEADER_BYTES = 10;
-export const PUSH_PAYLOAD_MAX_BYTES = PUSH_PADDED_SIZES[PUSH_PADDED_SIZES.length - 1]! - PLAINTEXT_HEADER_BYTES;
+export const PUSH_PAYLOAD_MAX_BYTES =
+  PUSH_PADDED_SIZES[PUSH_PADDED_SIZES.length - 1]! - PLAINTEXT_HEADER_BYTES;
 
 const PROLOGUE_LABEL = 'burrow push envelope';
 const SENDER_HINT_LABEL = 'burrow push sender';
@@ -115,7 +116,11 @@ export function sealPushEnvelope(params: SealPushEnvelopeParams): Uint8Array {
     throw new RangeError(`push payload is limited to ${PUSH_PAYLOAD_MAX_BYTES} bytes`);
   }
   assertPsk(params.psk);
-  const header = encodeHeader(params.burrowId, params.deliveryId, senderHint(params.senderStaticKeyPair.publicKey));
+  const header = encodeHeader(
+    params.burrowId,
+    params.deliveryId,
+    senderHint(params.senderStaticKeyPair.publicKey),
+  );
   const bucket = PUSH_PADDED_SIZES.find((size) => size >= payload.length + PLAINTEXT_HEADER_BYTES)!;
   const plaintext = new Uint8Array(bucket);
   const view = new DataView(plaintext.buffer);
@@ -143,7 +148,8 @@ export function readPushEnvelopeHeader(envelope: Uint8Array): PushEnvelopeHeader
   if (envelope.length > PUSH_ENVELOPE_MAX_BYTES) {
     throw new PushEnvelopeError('malformed', `push envelope exceeds ${PUSH_ENVELOPE_MAX_BYTES} bytes`);
   }
-  if (envelope.length < HEADER_FIXED_BYTES) throw new PushEnvelopeError('malformed', 'push envelope is too short');
+  if (envelope.length < HEADER_FIXED_BYTES)
+    throw new PushEnvelopeError('malformed', 'push envelope is too short');
   const version = envelope[0]!;
   if (version !== PUSH_ENVELOPE_VERSION) {
     throw new PushEnvelopeError('unsupported-version', `push envelope version ${version} is not supported`);
@@ -156,7 +162,9 @@ export function readPushEnvelopeHeader(envelope: Uint8Array): PushEnvelopeHeader
   const idStart = 2 + BURROW_ID_BYTES;
   let deliveryId: string;
   try {
-    deliveryId = new TextDecoder('utf-8', { fatal: true }).decode(envelope.subarray(idStart, idStart + idLength));
+    deliveryId = new TextDecoder('utf-8', { fatal: true }).decode(
+      envelope.subarray(idStart, idStart + idLength),
+    );
   } catch {
     throw new PushEnvelopeError('malformed', 'push envelope deliveryId is not UTF-8');
   }
@@ -201,11 +209,13 @@ export function openPushEnvelope(envelope: Uint8Array, params: OpenPushEnvelopeP
   try {
     plaintext = receiver.readMessage(envelope.subarray(header.length));
   } catch (error) {
-    if (error instanceof NoiseError) throw new PushEnvelopeError('tampered', 'push envelope failed authentication');
+    if (error instanceof NoiseError)
+      throw new PushEnvelopeError('tampered', 'push envelope failed authentication');
     throw error;
   }
   const { seq, payload } = decodePlaintext(plaintext);
-  if (seq <= params.lastSeenSeq) throw new PushEnvelopeError('replayed', 'push envelope sequence number was seen');
+  if (seq <= params.lastSeenSeq)
+    throw new PushEnvelopeError('replayed', 'push envelope sequence number was seen');
   return { seq, payload };
 }
 
@@ -255,5 +265,6 @@ function prologueFor(header: Uint8Array): Uint8Array {
 }
 
 function assertSeq(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be a safe integer ≥ ${min}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new RangeError(`${name} must be a safe integer ≥ ${min}`);
 }

@@ -74,7 +74,8 @@ export class NoiseTransport {
   }
 
   #sender(): CipherState {
-    if (this.#send === null) throw new NoiseError('invalid-state', 'this side of a one-way handshake cannot send');
+    if (this.#send === null)
+      throw new NoiseError('invalid-state', 'this side of a one-way handshake cannot send');
     return this.#send;
   }
 

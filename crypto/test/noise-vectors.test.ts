@@ -4,12 +4,17 @@ import { HandshakeState } from '../src/handshake-state.js';
 import { keyPairFromPrivate } from '../src/x25519.js';
 import { AEAD_BACKENDS, hex, loadVectors, type NoiseVector, toHex } from './vectors.js';
 
-const cacophony = loadVectors<{ vectors: NoiseVector[] }>('cacophony-subset-25519_ChaChaPoly_BLAKE2s.json').vectors;
-const emptyPayload = loadVectors<{ vectors: NoiseVector[] }>('burrow-selfgen-empty-payload-vectors.json').vectors;
+const cacophony = loadVectors<{ vectors: NoiseVector[] }>(
+  'cacophony-subset-25519_ChaChaPoly_BLAKE2s.json',
+).vectors;
+const emptyPayload = loadVectors<{ vectors: NoiseVector[] }>(
+  'burrow-selfgen-empty-payload-vectors.json',
+).vectors;
 
 function side(v: NoiseVector, initiator: boolean, aead: Aead): HandshakeState {
   const p = initiator ? 'init' : 'resp';
-  const get = (field: string) => (v as unknown as Record<string, string | string[] | undefined>)[`${p}_${field}`];
+  const get = (field: string) =>
+    (v as unknown as Record<string, string | string[] | undefined>)[`${p}_${field}`];
   const s = get('static') as string | undefined;
   const e = get('ephemeral') as string | undefined;
   const rs = get('remote_static') as string | undefined;
@@ -66,17 +71,22 @@ function runVector(v: NoiseVector, aead: Aead): void {
   }
 }
 
-describe.each(AEAD_BACKENDS.map((aead) => ({ name: aead.name, aead })))('Noise vectors ($name AEAD)', ({ aead }) => {
-  it('covers all 11 cacophony patterns', () => {
-    expect(cacophony.map((v) => v.protocol_name.split('_')[1]).sort()).toEqual(
-      ['IK', 'IKpsk1', 'IKpsk2', 'K', 'Kpsk0', 'N', 'NKpsk0', 'NN', 'X', 'XX', 'XXpsk3'].sort(),
+describe.each(AEAD_BACKENDS.map((aead) => ({ name: aead.name, aead })))(
+  'Noise vectors ($name AEAD)',
+  ({ aead }) => {
+    it('covers all 11 cacophony patterns', () => {
+      expect(cacophony.map((v) => v.protocol_name.split('_')[1]).sort()).toEqual(
+        ['IK', 'IKpsk1', 'IKpsk2', 'K', 'Kpsk0', 'N', 'NKpsk0', 'NN', 'X', 'XX', 'XXpsk3'].sort(),
+      );
+    });
+
+    it.each(cacophony.map((v) => [v.protocol_name, v] as const))('cacophony %s', (_name, v) =>
+      runVector(v, aead),
     );
-  });
 
-  it.each(cacophony.map((v) => [v.protocol_name, v] as const))('cacophony %s', (_name, v) => runVector(v, aead));
-
-  it.each(emptyPayload.map((v) => [v.protocol_name, v] as const))('empty payloads %s', (_name, v) => {
-    expect(v.messages.every((m) => m.payload === '')).toBe(true);
-    runVector(v, aead);
-  });
-});
+    it.each(emptyPayload.map((v) => [v.protocol_name, v] as const))('empty payloads %s', (_name, v) => {
+      expect(v.messages.every((m) => m.payload === '')).toBe(true);
+      runVector(v, aead);
+    });
+  },
+);
