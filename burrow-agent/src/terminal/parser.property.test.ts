@@ -1,0 +1,212 @@
+/**
+ * Property tests (common rules: every parser, seeded and bounded): random bytes and mutated corpus entries
+ * never throw, retained state stays under PARSER_RETAINED_BYTES_LIMIT after every chunk, every text field is
+ * already in sanitized form within its cap, and any chunking of the same input gives the same events.
+ */
+import { sanitizeText } from '@burrow/crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { corpus, corpusBytes, normalizeOutput } from '../../test/corpus/load-corpus.js';
+import type { TerminalEvent } from './events.js';
+import {
+  COMMAND_LINE_MAX_CODE_POINTS,
+  CWD_MAX_CODE_POINTS,
+  NOTIFY_BODY_MAX_CODE_POINTS,
+  NOTIFY_TITLE_MAX_CODE_POINTS,
+  PARSER_RETAINED_BYTES_LIMIT,
+  PROPERTY_KEY_MAX_CODE_POINTS,
+  PROPERTY_VALUE_MAX_CODE_POINTS,
+  TITLE_MAX_CODE_POINTS,
+} from './limits.js';
+import { TerminalParser } from './parser.js';
+
+const RUNS = { seed: 0xb0770, numRuns: 300 } as const;
+const NONCE = 'prop-nonce';
+const encoder = new TextEncoder();
+
+/** Fragments that drive the machine into every state; random sequences of them make dense, valid-ish input. */
+const FRAGMENTS = [
+  '\x1b',
+  '\x1b[',
+  '\x1b]',
+  '\x1bP',
+  '\x1b_',
+  '\x1b^',
+  '\x1bX',
+  '\x1b\\',
+  '\x07',
+  '\x18',
+  '\x1a',
+  ';',
+  ':',
+  '=',
+  '?',
+  '1004',
+  'h',
+  'l',
+  'm',
+  '0',
+  '1',
+  '2',
+  '4',
+  '7',
+  '9',
+  '99',
+  '133',
+  '633',
+  '777',
+  'A',
+  'B',
+  'C',
+  'D',
+  'E',
+  'P',
+  'i=1',
+  'd=0',
+  'p=body',
+  'e=1',
+  'notify',
+  'file://h/p%20q',
+  'cmdline_url=a%3Bb',
+  NONCE,
+  '\\x3b',
+  '\\\\',
+  'text ',
+  '漢',
+  '\u202e',
+  '\u200b',
+  '\u0085',
+  '\r\n',
+  '%',
+  'SGVsbG8=',
+].map((s) => encoder.encode(s));
+
+const fragmentInput = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 80 }).map((parts) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+});
+const randomInput = fc.uint8Array({ maxLength: 400 });
+
+/** A corpus entry with random byte edits: overwrite, insert, delete. */
+const mutatedCorpus = fc
+  .tuple(
+    fc.constantFrom(...corpus.map(corpusBytes)),
+    fc.array(
+      fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('set', 'insert', 'delete')),
+      {
+        maxLength: 6,
+      },
+    ),
+  )
+  .map(([original, edits]) => {
+    const bytes = Array.from(original);
+    for (const [at, value, op] of edits) {
+      const i = bytes.length === 0 ? 0 : at % (bytes.length + (op === 'insert' ? 1 : 0));
+      if (op === 'set' && bytes.length > 0) bytes[i] = value;
+      else if (op === 'insert') bytes.splice(i, 0, value);
+      else if (op === 'delete') bytes.splice(i, 1);
+    }
+    return Uint8Array.from(bytes);
+  });
+
+const anyInput = fc.oneof(fragmentInput, randomInput, mutatedCorpus);
+
+/** Splits `bytes` at the given (sorted, deduplicated) offsets. */
+function split(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  const parts: Uint8Array[] = [];
+  let start = 0;
+  for (const p of points) {
+    parts.push(bytes.subarray(start, p));
+    start = p;
+  }
+  parts.push(bytes.subarray(start));
+  return parts;
+}
+
+function run(parts: Uint8Array[]): TerminalEvent[] {
+  const parser = new TerminalParser({ nonce: NONCE, now: () => 0 });
+  const events: TerminalEvent[] = [];
+  for (const part of parts) {
+    events.push(...parser.feed(part));
+    expect(parser.retainedBytes()).toBeLessThanOrEqual(PARSER_RETAINED_BYTES_LIMIT);
+  }
+  return events;
+}
+
+/** Each text field is its own sanitized form under its cap (so it passed sanitizeText with that cap). */
+function expectSanitized(text: string, cap: number): void {
+  expect(sanitizeText(text, cap)).toBe(text);
+}
+
+function checkText(event: TerminalEvent): void {
+  switch (event.type) {
+    case 'notify':
+      expectSanitized(event.title, NOTIFY_TITLE_MAX_CODE_POINTS);
+      expectSanitized(event.body, NOTIFY_BODY_MAX_CODE_POINTS);
+      expect(event.title !== '' || event.body !== '').toBe(true);
+      break;
+    case 'title':
+      expectSanitized(event.title, TITLE_MAX_CODE_POINTS);
+      break;
+    case 'cwd':
+      expectSanitized(event.cwd, CWD_MAX_CODE_POINTS);
+      break;
+    case 'command-start':
+      if (event.commandLine !== null) expectSanitized(event.commandLine, COMMAND_LINE_MAX_CODE_POINTS);
+      break;
+    case 'property':
+      expectSanitized(event.key, PROPERTY_KEY_MAX_CODE_POINTS);
+      expectSanitized(event.value, PROPERTY_VALUE_MAX_CODE_POINTS);
+      break;
+    case 'progress':
+      expect(
+        event.value === null || (Number.isInteger(event.value) && event.value >= 0 && event.value <= 100),
+      ).toBe(true);
+      break;
+    case 'output':
+      expect(event.bytes).toBeGreaterThan(0);
+      break;
+    default:
+      break;
+  }
+}
+
+describe('TerminalParser properties', () => {
+  it('never throws, stays bounded, and emits sanitized text for any input', () => {
+    fc.assert(
+      fc.property(anyInput, fc.array(fc.nat(), { maxLength: 5 }), (input, cuts) => {
+        const events = run(split(input, cuts));
+        for (const event of events) checkText(event);
+        const outputs = events.filter((e) => e.type === 'output');
+        expect(outputs.length).toBeLessThanOrEqual(cuts.length + 1);
+      }),
+      RUNS,
+    );
+  });
+
+  it('gives the same events for any chunking of the same input', () => {
+    fc.assert(
+      fc.property(anyInput, fc.array(fc.nat(), { maxLength: 8 }), (input, cuts) => {
+        const whole = run([input]);
+        expect(normalizeOutput(run(split(input, cuts)))).toEqual(normalizeOutput(whole));
+      }),
+      RUNS,
+    );
+  });
+
+  it('counts every byte outside control sequences exactly once as output', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (input) => {
+        const plain = input.map((b) => (b === 0x1b || b === 0x07 || b === 0x18 || b === 0x1a ? 0x41 : b));
+        expect(run([plain])).toEqual(plain.length > 0 ? [{ type: 'output', bytes: plain.length }] : []);
+      }),
+      RUNS,
+    );
+  });
+});

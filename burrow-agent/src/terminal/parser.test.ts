@@ -1,0 +1,210 @@
+import { describe, expect, it } from 'vitest';
+import type { TerminalEvent } from './events.js';
+import {
+  KITTY_MAX_BYTES_PER_ID,
+  KITTY_MAX_OPEN_IDS,
+  KITTY_PENDING_TTL_MS,
+  OSC_MAX_BYTES,
+  PARSER_RETAINED_BYTES_LIMIT,
+  TITLE_MAX_CODE_POINTS,
+} from './limits.js';
+import { TerminalParser } from './parser.js';
+
+const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+function make(nonce: string | null = null, clock = { t: 0 }): TerminalParser {
+  return new TerminalParser({ nonce, now: () => clock.t });
+}
+
+function feedAll(parser: TerminalParser, ...parts: string[]): TerminalEvent[] {
+  return parts.flatMap((part) => parser.feed(bytes(part)));
+}
+
+describe('TerminalParser: arguments', () => {
+  it('rejects bad options and chunks with TypeError', () => {
+    expect(() => new TerminalParser(null as unknown as { nonce: null; now: () => number })).toThrow(
+      TypeError,
+    );
+    expect(() => new TerminalParser({ nonce: '', now: () => 0 })).toThrow(TypeError);
+    expect(() => new TerminalParser({ nonce: 5 as unknown as string, now: () => 0 })).toThrow(TypeError);
+    expect(() => new TerminalParser({ nonce: null, now: 0 as unknown as () => number })).toThrow(TypeError);
+    expect(() => make().feed('text' as unknown as Uint8Array)).toThrow(TypeError);
+  });
+});
+
+describe('TerminalParser: output', () => {
+  it('reports at most one output event per chunk, after the others', () => {
+    const events = make().feed(bytes('ab\x07cd\x1b[31mef\x1b]2;t\x07gh'));
+    expect(events).toEqual([
+      { type: 'bell' },
+      { type: 'title', which: 'window', title: 't' },
+      { type: 'output', bytes: 8 },
+    ]);
+    expect(make().feed(bytes('\x1b[0m'))).toEqual([]);
+    expect(make().feed(new Uint8Array(0))).toEqual([]);
+  });
+
+  it('counts long plain runs exactly (indexOf path) including multi-byte UTF-8', () => {
+    const text = `${'漢字 and text '.repeat(500)}\x07${'x'.repeat(1000)}`;
+    const events = make().feed(bytes(text));
+    expect(events).toEqual([{ type: 'bell' }, { type: 'output', bytes: bytes(text).length - 1 }]);
+  });
+
+  it('executes C0 controls inside a CSI: BEL rings, others are output (DEC parser)', () => {
+    expect(make().feed(bytes('\x1b[3\x07\n1m'))).toEqual([{ type: 'bell' }, { type: 'output', bytes: 1 }]);
+  });
+});
+
+describe('TerminalParser: OSC bounds', () => {
+  it('drops an oversized OSC without holding it, then parses the next one', () => {
+    const parser = make();
+    const body = 'x'.repeat(64 * 1024);
+    const events: TerminalEvent[] = [];
+    events.push(...parser.feed(bytes('\x1b]9;')));
+    for (let i = 0; i < 32; i++) {
+      events.push(...parser.feed(bytes(body)));
+      expect(parser.retainedBytes()).toBeLessThanOrEqual(OSC_MAX_BYTES);
+    }
+    events.push(...parser.feed(bytes('\x07\x1b]9;next\x07')));
+    expect(events).toEqual([{ type: 'notify', source: 'osc9', title: '', body: 'next' }]);
+    expect(parser.retainedBytes()).toBe(0);
+  });
+
+  it('keeps an OSC of exactly OSC_MAX_BYTES and drops one byte more', () => {
+    const title = (n: number): string => `\x1b]2;${'t'.repeat(n - 2)}\x07`;
+    expect(make().feed(bytes(title(OSC_MAX_BYTES)))).toEqual([
+      { type: 'title', which: 'window', title: 't'.repeat(TITLE_MAX_CODE_POINTS) },
+    ]);
+    expect(make().feed(bytes(title(OSC_MAX_BYTES + 1)))).toEqual([]);
+  });
+
+  it('ends an OSC at a bare ESC, as xterm.js does', () => {
+    expect(feedAll(make(), '\x1b]2;a\x1b[0m')).toEqual([{ type: 'title', which: 'window', title: 'a' }]);
+  });
+
+  it('does not take 8-bit C1 bytes as controls', () => {
+    const events = make().feed(Uint8Array.from([0x9b, 0x33, 0x31, 0x6d, 0x9d, 0x32, 0x3b, 0x78, 0x9c]));
+    expect(events).toEqual([{ type: 'output', bytes: 9 }]);
+  });
+});
+
+describe('TerminalParser: kitty OSC 99 state', () => {
+  it('bounds open ids, evicting the oldest', () => {
+    const parser = make();
+    for (let id = 0; id <= KITTY_MAX_OPEN_IDS; id++)
+      parser.feed(bytes(`\x1b]99;i=${id}:d=0;title ${id}\x1b\\`));
+    const last = KITTY_MAX_OPEN_IDS;
+    expect(feedAll(parser, `\x1b]99;i=${last}:p=body;b\x1b\\`)).toEqual([
+      { type: 'notify', source: 'osc99', title: `title ${last}`, body: 'b' },
+    ]);
+    // id 0 was evicted when the last one opened: completing it shows only the new chunk.
+    expect(feedAll(parser, '\x1b]99;i=0:p=body;late\x1b\\')).toEqual([
+      { type: 'notify', source: 'osc99', title: '', body: 'late' },
+    ]);
+    expect(feedAll(parser, '\x1b]99;i=1:p=body;b\x1b\\')).toEqual([
+      { type: 'notify', source: 'osc99', title: 'title 1', body: 'b' },
+    ]);
+  });
+
+  it('bounds the bytes kept per id and still completes', () => {
+    const parser = make();
+    const chunk = 'y'.repeat(1000);
+    for (let i = 0; i < 20; i++) parser.feed(bytes(`\x1b]99;i=big:d=0:p=body;${chunk}\x1b\\`));
+    expect(parser.retainedBytes()).toBeLessThanOrEqual(KITTY_MAX_BYTES_PER_ID + 3);
+    const [event] = feedAll(parser, '\x1b]99;i=big;T\x1b\\');
+    expect(event).toMatchObject({ type: 'notify', source: 'osc99', title: '' });
+    expect(parser.retainedBytes()).toBe(0);
+  });
+
+  it('expires incomplete notifications on the injected clock', () => {
+    const clock = { t: 1000 };
+    const parser = make(null, clock);
+    parser.feed(bytes('\x1b]99;i=x:d=0;old title\x1b\\'));
+    expect(parser.retainedBytes()).toBeGreaterThan(0);
+    clock.t += KITTY_PENDING_TTL_MS - 1;
+    parser.feed(bytes('a'));
+    expect(parser.retainedBytes()).toBeGreaterThan(0);
+    clock.t += 1;
+    parser.feed(bytes('a'));
+    expect(parser.retainedBytes()).toBe(0);
+    expect(feedAll(parser, '\x1b]99;i=x:p=body;new\x1b\\')).toEqual([
+      { type: 'notify', source: 'osc99', title: '', body: 'new' },
+    ]);
+  });
+
+  it('ignores malformed metadata, a missing payload separator, and empty notifications', () => {
+    expect(feedAll(make(), '\x1b]99;title\x1b\\', '\x1b]99;ii=1;x\x1b\\', '\x1b]99;;\u200b \x1b\\')).toEqual(
+      [],
+    );
+  });
+
+  it('counts icon chunks toward completion without showing their data', () => {
+    expect(feedAll(make(), '\x1b]99;i=1:d=0;Hi\x1b\\', '\x1b]99;i=1:p=icon;AAAA\x1b\\')).toEqual([
+      { type: 'notify', source: 'osc99', title: 'Hi', body: '' },
+    ]);
+  });
+});
+
+describe('TerminalParser: shell integration', () => {
+  it('never trusts 633;E without a session nonce, or with extra fields', () => {
+    expect(feedAll(make(null), '\x1b]633;E;ls;abc\x07\x1b]633;C\x07')).toEqual([
+      { type: 'command-start', commandLine: 'ls', trusted: false },
+    ]);
+    expect(feedAll(make('abc'), '\x1b]633;E;ls;abc;abc\x07\x1b]633;C\x07')).toEqual([
+      { type: 'command-start', commandLine: 'ls', trusted: false },
+    ]);
+    expect(feedAll(make('abc'), '\x1b]633;E;ls;ab\x07\x1b]633;C\x07')).toEqual([
+      { type: 'command-start', commandLine: 'ls', trusted: false },
+    ]);
+  });
+
+  it('forgets an announced command line at the next prompt or command end', () => {
+    expect(feedAll(make('n'), '\x1b]633;E;ls;n\x07\x1b]633;D;1\x07\x1b]633;C\x07')).toEqual([
+      { type: 'command-end', exitCode: 1 },
+      { type: 'command-start', commandLine: null, trusted: false },
+    ]);
+    expect(feedAll(make('n'), '\x1b]633;E;ls;n\x07\x1b]133;A\x07\x1b]133;C\x07')).toEqual([
+      { type: 'prompt-start' },
+      { type: 'command-start', commandLine: null, trusted: false },
+    ]);
+  });
+
+  it('uses 633;E for a following 133;C, trusted with the nonce', () => {
+    expect(feedAll(make('n'), '\x1b]633;E;make;n\x07\x1b]133;C\x07')).toEqual([
+      { type: 'command-start', commandLine: 'make', trusted: true },
+    ]);
+  });
+
+  it('reads exit codes strictly', () => {
+    expect(feedAll(make(), '\x1b]133;D;-1\x07\x1b]133;D;130;aid=7\x07\x1b]633;D;x\x07')).toEqual([
+      { type: 'command-end', exitCode: null },
+      { type: 'command-end', exitCode: 130 },
+      { type: 'command-end', exitCode: null },
+    ]);
+  });
+
+  it('ignores unknown marks and malformed properties', () => {
+    expect(feedAll(make(), '\x1b]633;F\x07\x1b]633;P;NoEquals\x07\x1b]633;P;=v\x07\x1b]133;AB\x07')).toEqual(
+      [],
+    );
+  });
+});
+
+describe('TerminalParser: OSC 7 and titles', () => {
+  it('accepts only file URLs with a path', () => {
+    expect(
+      feedAll(make(), '\x1b]7;FILE://h/x\x07', '\x1b]7;http://h/x\x07', '\x1b]7;file://host\x07'),
+    ).toEqual([{ type: 'cwd', cwd: '/x' }]);
+  });
+
+  it('bounds and sanitizes titles', () => {
+    const [event] = feedAll(make(), `\x1b]0;\u202e${'é'.repeat(1000)}\x07`);
+    expect(event).toEqual({ type: 'title', which: 'both', title: 'é'.repeat(TITLE_MAX_CODE_POINTS) });
+  });
+
+  it('keeps retained state under its limit', () => {
+    const parser = make();
+    parser.feed(bytes(`\x1b]633;E;${'c'.repeat(OSC_MAX_BYTES - 10)}\x07\x1b]2;${'t'.repeat(100)}`));
+    expect(parser.retainedBytes()).toBeLessThanOrEqual(PARSER_RETAINED_BYTES_LIMIT);
+  });
+});
