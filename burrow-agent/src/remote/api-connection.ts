@@ -1,0 +1,333 @@
+/**
+ * Remote API v1 server for ONE authenticated phone connection (DESIGN §4.3, protocol/SPEC.md). It turns
+ * decoded client messages into calls on the session registry and the attention port, and session events into
+ * Burrow messages. Malformed or out-of-order messages get an `error` reply (or a close when the stream itself
+ * is broken); nothing a phone sends can throw out of here.
+ */
+import { homedir } from 'node:os';
+import {
+  type BurrowMessage,
+  type ClientMessage,
+  CloseCode,
+  decodeClientMessage,
+  ErrorCode,
+  PROTOCOL_VERSION,
+  ProtocolError,
+  type SessionEntry,
+} from '@burrow/protocol';
+import type { Session } from '../session/session.js';
+import { NotFoundError, type SessionRegistry } from '../session/session-registry.js';
+import type { Attachment, ViewerEvent, ViewerSink } from '../viewer/viewer.js';
+import type { AttentionPort } from './attention-port.js';
+import { directoryEntry } from './directory-entry.js';
+
+export const AGENT_VERSION = '0.1.0';
+/** How often the directory is re-checked for changes no event announces (output activity, exit codes). */
+export const DIRECTORY_REFRESH_MS = 2_000;
+
+export interface ApiConnectionOptions {
+  readonly viewerId: string;
+  readonly burrowName: string;
+  readonly registry: SessionRegistry;
+  readonly attention: AttentionPort;
+  /** Sends one Burrow message (the caller encodes, fragments, encrypts). */
+  readonly send: (message: BurrowMessage) => void;
+  /** Bytes queued toward this phone but not yet sent (for slow-viewer handling). */
+  readonly backlog: () => number;
+  readonly close: (code: CloseCode) => void;
+  readonly log: (line: string) => void;
+}
+
+interface Attached {
+  readonly attachment: Attachment;
+  pendingRid: number | null;
+}
+
+export class ApiConnection {
+  readonly #o: ApiConnectionOptions;
+  #helloed = false;
+  #closed = false;
+  readonly #attached = new Map<string, Attached>();
+  #sent = new Map<string, string>();
+  #unsubscribe: (() => void)[] = [];
+  #refresh: NodeJS.Timeout | null = null;
+
+  constructor(options: ApiConnectionOptions) {
+    this.#o = options;
+  }
+
+  /** One whole frame from the phone. */
+  receive(frame: Uint8Array): void {
+    if (this.#closed) return;
+    let message: ClientMessage;
+    try {
+      message = decodeClientMessage(frame);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      if (error.fatal) return this.#close(CloseCode.PROTOCOL_VIOLATION);
+      return this.#error(error.rid ?? null, error.code, error.rule);
+    }
+    try {
+      this.#handle(message);
+    } catch (error) {
+      const rid = 'rid' in message ? (message.rid as number) : null;
+      if (error instanceof NotFoundError)
+        return this.#error(rid, ErrorCode.UNKNOWN_SESSION, 'no such session');
+      if (error instanceof RangeError || error instanceof TypeError)
+        return this.#error(rid, ErrorCode.BAD_REQUEST, error.message);
+      this.#o.log(`remote: ${message.type} failed: ${(error as Error).message}`);
+      this.#error(rid, ErrorCode.INTERNAL, 'internal error');
+    }
+  }
+
+  /** The connection is gone (closed by either side): detach everything. */
+  dispose(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const a of this.#attached.values()) a.attachment.detach();
+    this.#attached.clear();
+    for (const u of this.#unsubscribe) u();
+    if (this.#refresh) clearInterval(this.#refresh);
+    this.#o.attention.viewerGone(this.#o.viewerId);
+  }
+
+  #close(code: CloseCode): void {
+    this.#o.close(code);
+    this.dispose();
+  }
+
+  #send(message: BurrowMessage): void {
+    if (this.#closed) return;
+    try {
+      this.#o.send(message);
+    } catch (error) {
+      // An encoder refusal is our bug (e.g. a field over its bound); never let it kill the daemon.
+      this.#o.log(`remote: could not send ${message.type}: ${(error as Error).message}`);
+    }
+  }
+
+  #error(rid: number | null, code: ErrorCode, message: string): void {
+    this.#send({ type: 'error', rid, code, message: message.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') });
+  }
+
+  #handle(m: ClientMessage): void {
+    if (!this.#helloed) {
+      if (m.type !== 'hello') return this.#close(CloseCode.PROTOCOL_VIOLATION);
+      this.#helloed = true;
+      this.#send({
+        type: 'hello',
+        burrowName: this.#o.burrowName,
+        protocolVersion: PROTOCOL_VERSION,
+        agentVersion: AGENT_VERSION,
+        capabilities: [],
+      });
+      this.#sendDirectory();
+      this.#unsubscribe.push(this.#o.registry.subscribe(() => this.#diffDirectory()));
+      this.#unsubscribe.push(this.#o.attention.onChange(() => this.#diffDirectory()));
+      this.#refresh = setInterval(() => this.#diffDirectory(), DIRECTORY_REFRESH_MS);
+      this.#refresh.unref();
+      return;
+    }
+    const { registry, attention, viewerId } = this.#o;
+    switch (m.type) {
+      case 'hello':
+        return this.#close(CloseCode.PROTOCOL_VIOLATION);
+      case 'ping':
+        return this.#send({ type: 'pong', rid: m.rid });
+      case 'attach':
+        return this.#attach(registry.get(m.session), m.rid, m.cols, m.rows, m.resumeFrom);
+      case 'detach': {
+        const a = this.#attached.get(m.session);
+        this.#attached.delete(m.session);
+        a?.attachment.detach();
+        return;
+      }
+      case 'history': {
+        const s = registry.get(m.session);
+        const page = s.history(m.beforeLine, m.maxLines);
+        return this.#send({
+          type: 'history-page',
+          rid: m.rid,
+          session: m.session,
+          firstLine: page.first,
+          endLine: page.first + page.lines.length,
+          hasOlder: page.first > 0,
+          data: page.lines.join('\r\n'),
+        });
+      }
+      case 'resize':
+      case 'fit':
+        return this.#attachedOr(m.session, null, (a) => a.attachment.resize(m.cols, m.rows));
+      case 'input':
+        return this.#attachedOr(m.session, null, (a) => {
+          a.attachment.input(m.data);
+          if (m.kind === 'user') attention.acknowledge(m.session, viewerId, true);
+        });
+      case 'presence':
+        return attention.presence(viewerId, { state: m.state, focused: m.focused, visible: m.visible });
+      case 'focus':
+        return attention.focus(viewerId, m.session);
+      case 'acknowledge':
+        registry.get(m.session);
+        return attention.acknowledge(m.session, viewerId, m.withInput);
+      case 'todo':
+        registry.get(m.session);
+        return attention.todo(m.session, m.action);
+      case 'dismiss':
+        registry.get(m.session);
+        return attention.dismiss(m.session);
+      case 'create': {
+        const s = registry.create({
+          name: m.name ?? undefined,
+          cwd: m.cwd ?? homedir(),
+          command: m.argv ?? [],
+          cols: m.cols,
+          rows: m.rows,
+        });
+        this.#send({ type: 'created', rid: m.rid, session: s.id });
+        return this.#diffDirectory();
+      }
+      case 'rename':
+        registry.rename(m.session, m.name);
+        this.#send({ type: 'ok', rid: m.rid });
+        return this.#diffDirectory();
+      case 'kill': {
+        const rid = m.rid;
+        registry.get(m.session);
+        registry.kill(m.session).then(
+          () => {
+            this.#send({ type: 'ok', rid });
+            this.#diffDirectory();
+          },
+          (e: Error) => this.#error(rid, ErrorCode.INTERNAL, e.message),
+        );
+        return;
+      }
+      default:
+        // clear, push-*, settings-*, watch-rules-*, forget-me: not served by this connection yet.
+        return this.#error(
+          'rid' in m ? m.rid : null,
+          ErrorCode.UNKNOWN_MESSAGE,
+          `${m.type} is not supported by this Burrow yet`,
+        );
+    }
+  }
+
+  #attachedOr(session: string, rid: number | null, fn: (a: Attached) => void): void {
+    const a = this.#attached.get(session);
+    if (!a) return this.#error(rid, ErrorCode.NOT_ATTACHED, 'attach to the session first');
+    fn(a);
+  }
+
+  #attach(session: Session, rid: number, cols: number, rows: number, resumeFrom: number | undefined): void {
+    const previous = this.#attached.get(session.id);
+    if (previous) {
+      this.#attached.delete(session.id);
+      previous.attachment.detach();
+    }
+    const entry: { value: Attached | null } = { value: null };
+    const pending = { rid: rid as number | null, queued: [] as ViewerEvent[] };
+    const sink: ViewerSink = {
+      id: `${this.#o.viewerId}.${session.id}`,
+      kind: 'remote',
+      backlog: () => this.#o.backlog(),
+      deliver: (event) => this.#deliver(session.id, event, pending),
+      close: () => {
+        if (this.#attached.get(session.id) === entry.value) this.#attached.delete(session.id);
+      },
+    };
+    const attachment = session.attach(sink, {
+      size: { cols, rows },
+      ...(resumeFrom !== undefined ? { resumeFrom } : {}),
+    });
+    entry.value = { attachment, pendingRid: null };
+    this.#attached.set(session.id, entry.value);
+    // Resumed with nothing to catch up: the session delivered nothing and will send no snapshot.
+    if (pending.rid !== null && resumeFrom !== undefined && resumeFrom === session.info().offset) {
+      const info = session.info();
+      this.#send({
+        type: 'resumed',
+        rid: pending.rid,
+        session: session.id,
+        offset: resumeFrom,
+        cols: info.cols,
+        rows: info.rows,
+      });
+      pending.rid = null;
+    }
+  }
+
+  #deliver(sessionId: string, event: ViewerEvent, pending: { rid: number | null }): void {
+    switch (event.type) {
+      case 'snapshot': {
+        const s = event.snapshot;
+        const fields = {
+          session: sessionId,
+          offset: s.offset,
+          cols: s.cols,
+          rows: s.rows,
+          firstLine: s.historyEnd,
+          hasOlder: s.historyEnd > 0,
+          data: s.data,
+        };
+        if (pending.rid !== null) {
+          this.#send({ type: 'attached', rid: pending.rid, ...fields });
+          pending.rid = null;
+        } else {
+          this.#send({ type: 'resync', ...fields });
+        }
+        return;
+      }
+      case 'output':
+        if (pending.rid !== null) {
+          const info = this.#o.registry.get(sessionId).info();
+          this.#send({
+            type: 'resumed',
+            rid: pending.rid,
+            session: sessionId,
+            offset: event.offset,
+            cols: info.cols,
+            rows: info.rows,
+          });
+          pending.rid = null;
+        }
+        return this.#send({ type: 'output', session: sessionId, offset: event.offset, data: event.data });
+      case 'resize':
+        return this.#send({
+          type: 'size-changed',
+          session: sessionId,
+          cols: event.cols,
+          rows: event.rows,
+          cause: 'resize',
+        });
+      case 'exit':
+        return this.#diffDirectory();
+    }
+  }
+
+  #entries(): SessionEntry[] {
+    return this.#o.registry
+      .list()
+      .map((info) => directoryEntry(info, this.#o.attention.publicState(info.id)));
+  }
+
+  #sendDirectory(): void {
+    const entries = this.#entries();
+    this.#sent = new Map(entries.map((e) => [e.id, JSON.stringify(e)]));
+    this.#send({ type: 'directory', sessions: entries });
+  }
+
+  /** Sends upserts for changed entries and removes for vanished ones (lastActivity changes ride along). */
+  #diffDirectory(): void {
+    if (this.#closed || !this.#helloed) return;
+    const next = new Map<string, string>();
+    for (const e of this.#entries()) {
+      const json = JSON.stringify(e);
+      next.set(e.id, json);
+      if (this.#sent.get(e.id) !== json) this.#send({ type: 'directory-upsert', entry: e });
+    }
+    for (const id of this.#sent.keys())
+      if (!next.has(id)) this.#send({ type: 'directory-remove', session: id });
+    this.#sent = next;
+  }
+}
