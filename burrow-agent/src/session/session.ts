@@ -62,6 +62,7 @@ interface ViewerEntry {
   state: ViewerState;
   /** Offset of the next byte this viewer should receive. */
   offset: number;
+  exitSent: boolean;
 }
 
 export class Session {
@@ -76,6 +77,8 @@ export class Session {
   private readonly viewers = new Map<string, ViewerEntry>();
   private exit: { code: number | null; signal: number | null } | null = null;
   private lastOutputAt: number | null = null;
+  /** True once the model parsed everything before the exit: viewers may now be told. */
+  private exitFlushed = false;
   private paused = false;
   private killTimer: NodeJS.Timeout | undefined;
   private readonly exited: Promise<void>;
@@ -178,7 +181,7 @@ export class Session {
       throw new RangeError(`session ${this.id} already has ${MAX_VIEWERS_PER_SESSION} viewers`);
     }
     if (opts.size !== undefined) checkSize(opts.size.cols, opts.size.rows);
-    const entry: ViewerEntry = { sink, state: 'pending', offset: 0 };
+    const entry: ViewerEntry = { sink, state: 'pending', offset: 0, exitSent: false };
     this.viewers.set(sink.id, entry);
     this.emit({
       type: 'attach',
@@ -196,7 +199,6 @@ export class Session {
     } else {
       this.resync(entry, 'attach');
     }
-    if (this.exit !== null) this.deliverExitWhenLive(entry);
     return {
       viewerId: sink.id,
       input: (data) => this.input(sink.id, data),
@@ -278,7 +280,7 @@ export class Session {
         if (this.exit === null) this.proc.resume();
       });
     }
-    for (const v of this.viewers.values()) if (v.state === 'live') this.catchUp(v);
+    for (const v of this.viewers.values()) this.catchUp(v);
   }
 
   private onExit(exitCode: number, signal: number | null): void {
@@ -293,33 +295,37 @@ export class Session {
       signal: this.exit.signal,
       at: this.opts.now(),
     });
-    for (const v of this.viewers.values()) this.deliverExitWhenLive(v);
-  }
-
-  private deliverExitWhenLive(v: ViewerEntry): void {
-    // After the model has parsed the final output, so the exit follows the last bytes on every viewer.
+    // The exit follows the last bytes on every viewer: wait until the model has parsed them.
     void this.model.whenParsed(() => {
-      if (this.viewers.get(v.sink.id) !== v || this.exit === null) return;
-      this.catchUp(v);
-      this.safeDeliver(v, { type: 'exit', exitCode: this.exit.code, signal: this.exit.signal });
+      this.exitFlushed = true;
+      for (const v of this.viewers.values()) this.catchUp(v);
     });
   }
 
-  /** Sends a live viewer everything from its offset, or marks it behind if its transport is full. */
+  /**
+   * Sends a live viewer everything from its offset, or marks it behind if its transport is full; once the
+   * program has exited and its last bytes are delivered, sends the exit (once).
+   */
   private catchUp(v: ViewerEntry): void {
-    if (v.offset >= this.ring.endOffset) return;
-    if (v.sink.backlog() > MAX_VIEWER_BACKLOG_BYTES) {
-      v.state = 'behind';
-      return;
+    if (v.state !== 'live') return;
+    if (v.offset < this.ring.endOffset) {
+      if (v.sink.backlog() > MAX_VIEWER_BACKLOG_BYTES) {
+        v.state = 'behind';
+        return;
+      }
+      const data = this.ring.readFrom(v.offset);
+      if (data === null) {
+        this.resync(v, 'resync');
+        return;
+      }
+      const offset = v.offset;
+      v.offset = this.ring.endOffset;
+      this.safeDeliver(v, { type: 'output', offset, data });
     }
-    const data = this.ring.readFrom(v.offset);
-    if (data === null) {
-      this.resync(v, 'resync');
-      return;
+    if (this.exitFlushed && this.exit !== null && !v.exitSent) {
+      v.exitSent = true;
+      this.safeDeliver(v, { type: 'exit', exitCode: this.exit.code, signal: this.exit.signal });
     }
-    const offset = v.offset;
-    v.offset = this.ring.endOffset;
-    this.safeDeliver(v, { type: 'output', offset, data });
   }
 
   private drained(viewerId: string): void {

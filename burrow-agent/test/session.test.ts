@@ -1,0 +1,221 @@
+/**
+ * Sessions in real PTYs running real bash: output pipeline, snapshots (plain, full-screen, after resize),
+ * resume from an offset, slow viewers, exit codes. No mocks of node-pty.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { OutputTap, SessionActivity } from '../src/session/activity.js';
+import { SessionRegistry } from '../src/session/session-registry.js';
+import { MAX_VIEWER_BACKLOG_BYTES } from '../src/viewer/viewer.js';
+import { quietLog, RecordingViewer, replay, screenLines, until } from './helpers.js';
+
+class CollectingTap implements OutputTap {
+  readonly chunks = new Map<string, Buffer[]>();
+  readonly offsets: number[] = [];
+  output(id: string, chunk: Uint8Array, offset: number): void {
+    const list = this.chunks.get(id) ?? [];
+    const seen = list.reduce((n, c) => n + c.byteLength, 0);
+    // Taps see every chunk once, in order, contiguous.
+    if (offset !== seen) throw new Error(`tap offset ${offset} != ${seen}`);
+    list.push(Buffer.from(chunk));
+    this.chunks.set(id, list);
+  }
+  bytes(id: string): Buffer {
+    return Buffer.concat(this.chunks.get(id) ?? []);
+  }
+}
+
+let registry: SessionRegistry;
+afterEach(async () => {
+  await registry?.killAll();
+});
+
+function setup() {
+  const activity: SessionActivity[] = [];
+  const tap = new CollectingTap();
+  registry = new SessionRegistry({ now: Date.now, env: { PATH: process.env.PATH, HOME: process.env.HOME }, defaultShell: '/bin/bash', log: quietLog });
+  registry.addTap(tap);
+  registry.subscribe((a) => activity.push(a));
+  return { activity, tap };
+}
+
+const bash = (script: string) => ['/bin/bash', '--norc', '--noprofile', '-c', script];
+
+describe('session', () => {
+  it('spawns bash with the terminal environment and echoes input back', async () => {
+    const { tap, activity } = setup();
+    const s = registry.create({ cwd: '/tmp', command: ['/bin/bash', '--norc', '--noprofile'] });
+    const v = new RecordingViewer('v1');
+    const a = s.attach(v);
+    a.input(Buffer.from('echo "T=$TERM C=$COLORTERM S=$BURROW_SESSION"\r'));
+    await until('env echo', () => tap.bytes(s.id).toString().includes(`T=xterm-256color C=truecolor S=${s.id}`));
+    await until('viewer got it', () => v.text().includes(`S=${s.id}`));
+    expect(activity.map((x) => x.type)).toEqual(expect.arrayContaining(['spawn', 'attach', 'input']));
+  });
+
+  it('attach snapshot reproduces plain output exactly', async () => {
+    const { tap } = setup();
+    const s = registry.create({ cwd: '/tmp', command: bash('for i in $(seq 1 300); do printf "\\e[3$((i%8))mline %d\\e[0m\\n" $i; done; printf "tail"; sleep 30') });
+    await until('output', () => tap.bytes(s.id).toString().includes('tail'));
+    const snap = await s.snapshot();
+    const fromSnap = await replay(snap.data, snap.cols, snap.rows);
+    const reference = await replay(tap.bytes(s.id), snap.cols, snap.rows);
+    expect(screenLines(fromSnap)).toEqual(screenLines(reference));
+    expect(fromSnap.buffer.active.cursorX).toBe(reference.buffer.active.cursorX);
+    expect(fromSnap.buffer.active.cursorY).toBe(reference.buffer.active.cursorY);
+    // Scrollback came along too.
+    expect(fromSnap.buffer.active.length).toBe(reference.buffer.active.length);
+    expect(snap.offset).toBe(tap.bytes(s.id).byteLength);
+  });
+
+  it('attach snapshot of a full-screen program keeps the alternate screen, cursor and modes', async () => {
+    const { tap } = setup();
+    // Draws like a TUI: alternate screen, cursor moves, colours, hidden cursor, application cursor keys.
+    const script =
+      'printf "before\\n"; printf "\\e[?1049h\\e[?1h\\e[?25l\\e[2J\\e[H"; ' +
+      'for r in 1 5 10; do printf "\\e[${r};10H\\e[1;32mrow %d\\e[0m" $r; done; printf "\\e[20;3HREADY"; sleep 30';
+    const s = registry.create({ cwd: '/tmp', command: bash(script), cols: 60, rows: 24 });
+    await until('tui drawn', () => tap.bytes(s.id).toString().includes('READY'));
+    const snap = await s.snapshot();
+    const t = await replay(snap.data, snap.cols, snap.rows);
+    const ref = await replay(tap.bytes(s.id), snap.cols, snap.rows);
+    expect(t.buffer.active.type).toBe('alternate');
+    expect(screenLines(t)).toEqual(screenLines(ref));
+    expect(screenLines(t)[4]).toBe('         row 5');
+    expect([t.buffer.active.cursorX, t.buffer.active.cursorY]).toEqual([7, 19]);
+    expect(t.modes.applicationCursorKeysMode).toBe(true);
+    // The normal screen behind it still holds what was printed before.
+    expect(t.buffer.normal.getLine(0)?.translateToString(true)).toBe('before');
+  });
+
+  it('attach snapshot of vim -u NONE matches the real screen', async () => {
+    const { tap } = setup();
+    const s = registry.create({ cwd: '/tmp', command: ['vim', '-u', 'NONE', '-N', '-n', '-c', 'call setline(1, ["alpha", "beta", "gamma"])'], cols: 70, rows: 20 });
+    await until('vim drew', () => tap.bytes(s.id).toString().includes('gamma'));
+    const a = s.attach(new RecordingViewer('vim-viewer'));
+    a.input(Buffer.from('jj'));
+    await new Promise((r) => setTimeout(r, 300));
+    const snap = await s.snapshot();
+    const t = await replay(snap.data, snap.cols, snap.rows);
+    const ref = await replay(tap.bytes(s.id), snap.cols, snap.rows);
+    expect(t.buffer.active.type).toBe('alternate');
+    expect(screenLines(t)).toEqual(screenLines(ref));
+    expect(screenLines(t).slice(0, 3)).toEqual(['alpha', 'beta', 'gamma']);
+    expect(t.buffer.active.cursorY).toBe(ref.buffer.active.cursorY);
+    a.input(Buffer.from('\x1b:q!\r'));
+    await until('vim exit', () => !s.running);
+  });
+
+  it('resizes the PTY and the model; the latest attach takes the size and the snapshot follows', async () => {
+    const { tap } = setup();
+    const s = registry.create({ cwd: '/tmp', command: ['/bin/bash', '--norc', '--noprofile'], cols: 80, rows: 24 });
+    const first = new RecordingViewer('a');
+    const a1 = s.attach(first);
+    const second = new RecordingViewer('b');
+    const a2 = s.attach(second, { size: { cols: 100, rows: 30 } });
+    a2.input(Buffer.from('stty size\r'));
+    await until('stty size', () => tap.bytes(s.id).toString().includes('30 100'));
+    expect(first.events).toContainEqual({ type: 'resize', cols: 100, rows: 30 });
+    const snap = await s.snapshot();
+    expect([snap.cols, snap.rows]).toEqual([100, 30]);
+    // "Fit to this screen": the first viewer takes the size back.
+    a1.resize(50, 10);
+    a2.input(Buffer.from('stty size\r'));
+    await until('stty size 2', () => tap.bytes(s.id).toString().includes('10 50'));
+    const snap2 = await s.snapshot();
+    const t = await replay(snap2.data, snap2.cols, snap2.rows);
+    expect(second.events).toContainEqual({ type: 'resize', cols: 50, rows: 10 });
+    expect(t.cols).toBe(50);
+    expect(screenLines(t).join('\n')).toContain('10 50');
+  });
+
+  it('resumes a reconnecting viewer from its offset with no loss or duplication', async () => {
+    setup();
+    const s = registry.create({ cwd: '/tmp', command: bash('for i in $(seq 1 4000); do echo "n$i"; done; sleep 30') });
+    const v1 = new RecordingViewer('v1');
+    const a1 = s.attach(v1, { resumeFrom: 0 });
+    await until('some output', () => v1.text().includes('n1000\r\n'));
+    a1.detach();
+    const got = v1.text();
+    const offset = got.length; // ASCII: bytes == chars
+    const v2 = new RecordingViewer('v2');
+    s.attach(v2, { resumeFrom: offset });
+    await until('all output', () => v2.text().includes('n4000\r\n'));
+    expect(v2.events[0]).toMatchObject({ type: 'output', offset });
+    const all = (got + v2.text()).split('\r\n').filter((l) => l !== '');
+    expect(all).toEqual(Array.from({ length: 4000 }, (_, i) => `n${i + 1}`));
+  });
+
+  it('resyncs a viewer that fell behind, without blocking another viewer or the PTY', async () => {
+    const { tap } = setup();
+    const s = registry.create({ cwd: '/tmp', command: bash('sleep 0.3; for i in $(seq 1 60000); do echo "line $i padding padding"; done; echo END; sleep 30') });
+    const slow = new RecordingViewer('slow');
+    const fast = new RecordingViewer('fast');
+    const aSlow = s.attach(slow);
+    s.attach(fast);
+    await until('initial snapshots', () => slow.events.length > 0 && fast.events.length > 0);
+    slow.fakeBacklog = MAX_VIEWER_BACKLOG_BYTES + 1; // its transport is stuck
+    await until('END reached the fast viewer', () => fast.text().includes('END'), 20_000);
+    // The PTY was never held back: everything got through the pipeline.
+    expect(tap.bytes(s.id).toString()).toContain('line 60000 ');
+    const slowBytesWhileStuck = slow.text().length;
+    expect(slowBytesWhileStuck).toBeLessThan(200_000);
+    // It drains: it is now further behind than the ring holds, so it gets a fresh snapshot.
+    slow.fakeBacklog = 0;
+    aSlow.drained();
+    await until('resync', () => slow.events.some((e) => e.type === 'snapshot' && e.reason === 'resync'));
+    const resync = slow.events.find((e) => e.type === 'snapshot' && e.reason === 'resync');
+    if (resync?.type !== 'snapshot') throw new Error('no resync');
+    const t = await replay(resync.snapshot.data, resync.snapshot.cols, resync.snapshot.rows);
+    expect(screenLines(t).join('\n')).toContain('END');
+  });
+
+  it('keeps an exited session listed with its exit code until killed', async () => {
+    const { activity } = setup();
+    const s = registry.create({ cwd: '/tmp', command: bash('echo bye; exit 7'), name: 'doomed' });
+    const v = new RecordingViewer('v');
+    s.attach(v);
+    await until('exit', () => !s.running);
+    await until('exit event', () => v.events.some((e) => e.type === 'exit'));
+    expect(v.events.at(-1)).toEqual({ type: 'exit', exitCode: 7, signal: null });
+    expect(v.text()).toContain('bye');
+    expect(registry.list()).toMatchObject([{ name: 'doomed', status: 'exited', exitCode: 7 }]);
+    expect(activity).toContainEqual(expect.objectContaining({ type: 'exit', exitCode: 7 }));
+    // Attaching to an exited session still shows its last screen and the exit.
+    const late = new RecordingViewer('late');
+    s.attach(late);
+    await until('late exit', () => late.events.some((e) => e.type === 'exit'));
+    expect(late.events[0]?.type).toBe('snapshot');
+    await registry.kill('doomed');
+    expect(registry.list()).toEqual([]);
+    expect(late.closed).toBe('session-killed');
+  });
+
+  it('a throwing tap or listener never breaks the local pipe', async () => {
+    const { tap } = setup();
+    registry.addTap({ output: () => { throw new Error('tap boom'); } });
+    registry.subscribe(() => { throw new Error('listener boom'); });
+    const s = registry.create({ cwd: '/tmp', command: bash('echo still-works; sleep 30') });
+    const v = new RecordingViewer('v');
+    s.attach(v);
+    await until('output despite throwing stages', () => v.text().includes('still-works'));
+    expect(tap.bytes(s.id).byteLength).toBeGreaterThan(0);
+  });
+
+  it('kills a running session: SIGHUP, then gone from the list', async () => {
+    setup();
+    const s = registry.create({ cwd: '/tmp', command: bash('sleep 100') });
+    const info = await registry.kill(s.id);
+    expect(info.status).toBe('exited');
+    expect(registry.size).toBe(0);
+  });
+
+  it('names are sanitized, unique, and bounded', () => {
+    setup();
+    const a = registry.create({ cwd: '/tmp', command: bash('sleep 30') });
+    const b = registry.create({ cwd: '/tmp', command: bash('sleep 30') });
+    expect([a.name, b.name]).toEqual(['bash', 'bash-2']);
+    expect(() => registry.rename(a.id, 'bash-2')).toThrow(RangeError);
+    expect(registry.rename(a.id, ' evil\x1b]0;x\x07\u202ename ').name).toBe('evil ]0;x name');
+    expect(() => registry.get('nope')).toThrow(/no session/);
+  });
+});
