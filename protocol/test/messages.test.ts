@@ -82,7 +82,7 @@ describe('R-MSG-2: exactly the fields of its type, each of its type', () => {
     );
   });
   test('no check message ever carries a peer value (psk in a bad pairing reply)', () => {
-    const psk = 'A'.repeat(42) + '!';
+    const psk = `${'A'.repeat(42)}!`;
     const error = expectRule(
       () =>
         decodePairBurrowMessage(
