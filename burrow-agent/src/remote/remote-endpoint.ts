@@ -1,0 +1,297 @@
+/**
+ * Every phone connection that reaches this Burrow through the relay link, keyed by the relay's connId
+ * (protocol/SPEC-relay.md). A connection goes: message 1 → (message 2 sent) → key confirmation → pairing or
+ * the remote API. Handshakes that do not confirm within HANDSHAKE_BUDGET_MS are closed; at most
+ * MAX_PENDING_HANDSHAKES may be in flight, and each holds one HandshakeState-sized object (the phone can only
+ * send one message before confirmation, so nothing is buffered).
+ */
+import { type Aead, confirmationCode, type KeyPair, NoiseError, randomBytes } from '@burrow/crypto';
+import {
+  type BurrowMessage,
+  CloseCode,
+  decodePairClientMessage,
+  encodeBase64url,
+  encodeBurrowMessage,
+  encodeCloseClientFrame,
+  encodeDataFrame,
+  encodePairBurrowMessage,
+  type PairBurrowMessage,
+  ProtocolError,
+  type RelayToAgentFrame,
+} from '@burrow/protocol';
+import type { DeviceRecord, DeviceRegistry } from '../devices/device-registry.js';
+import type { PairingOffer, PairingOffers } from '../pairing/pairing-offer.js';
+import type { SessionRegistry } from '../session/session-registry.js';
+import { ApiConnection } from './api-connection.js';
+import type { AttentionPort } from './attention-port.js';
+import { respondToMessage1 } from './handshake-responder.js';
+import { SecureChannel } from './secure-channel.js';
+
+/** From the phone's message 1 to its first transport message (the key confirmation), ms. */
+export const HANDSHAKE_BUDGET_MS = 10_000;
+/** Handshakes in flight at once; more are closed at once (an active relay could otherwise make us work). */
+export const MAX_PENDING_HANDSHAKES = 16;
+/** How long the owner has to compare the code and answer, ms (the phone shows a spinner meanwhile). */
+export const PAIR_CONFIRM_BUDGET_MS = 5 * 60_000;
+/** Authenticated connections at once (the relay bounds client sockets too). */
+export const MAX_LIVE_CONNECTIONS = 64;
+
+export interface PairRequest {
+  readonly code: string;
+  readonly label: string;
+  readonly platform: string;
+}
+
+/** The owner's side of pairing (`burrow pair` asks y/N, or `--yes`). */
+export type PairApprover = (request: PairRequest) => Promise<boolean>;
+
+/** Registers a phone's delivery at the relay (PUT /v1/burrows/:id/deliveries/:deliveryId with tokenHash). */
+export interface DeliveryRegistrar {
+  register(deliveryId: string, deliveryToken: Uint8Array): Promise<void>;
+  revoke(deliveryId: string): Promise<void>;
+}
+
+export interface RemoteEndpointOptions {
+  readonly burrowId: string;
+  readonly burrowName: string;
+  readonly relayUrl: string;
+  readonly staticKeyPair: KeyPair;
+  readonly devices: DeviceRegistry;
+  readonly offers: PairingOffers;
+  readonly registry: SessionRegistry;
+  readonly attention: AttentionPort;
+  readonly deliveries: DeliveryRegistrar;
+  /** Who answers pairing requests; null when no `burrow pair` is waiting (then pairing is refused). */
+  readonly approver: () => PairApprover | null;
+  /** Sends one agent frame on the relay link; false when the link is down. */
+  readonly sendFrame: (frame: Uint8Array) => boolean;
+  readonly linkBacklog: () => number;
+  readonly now: () => number;
+  readonly log: (line: string) => void;
+  readonly aead?: Aead;
+}
+
+type Conn =
+  | { state: 'new'; timer: NodeJS.Timeout }
+  | { state: 'confirming-connect'; timer: NodeJS.Timeout; channel: SecureChannel; device: DeviceRecord; timestamp: number }
+  | { state: 'confirming-pair'; timer: NodeJS.Timeout; channel: SecureChannel; offer: PairingOffer; clientPublicKey: Uint8Array }
+  | { state: 'pairing'; channel: SecureChannel }
+  | { state: 'live'; channel: SecureChannel; api: ApiConnection; deviceId: string };
+
+export class RemoteEndpoint {
+  readonly #o: RemoteEndpointOptions;
+  readonly #conns = new Map<number, Conn>();
+
+  constructor(options: RemoteEndpointOptions) {
+    this.#o = options;
+  }
+
+  /** Live connections per device (for `burrow devices` and revocation). */
+  liveDevices(): string[] {
+    return [...this.#conns.values()].flatMap((c) => (c.state === 'live' ? [c.deviceId] : []));
+  }
+
+  onFrame(frame: RelayToAgentFrame): void {
+    switch (frame.type) {
+      case 'client_open':
+        return this.#open(frame.connId);
+      case 'client_closed':
+        return this.#forget(frame.connId);
+      case 'data':
+        return this.#data(frame.connId, frame.payload);
+    }
+  }
+
+  /** The relay link went down: every phone connection through it is gone. */
+  onLinkDown(): void {
+    for (const id of [...this.#conns.keys()]) this.#forget(id);
+  }
+
+  /** Closes every live connection of a device at once (revocation, DESIGN §2). */
+  closeDevice(deviceId: string, code: CloseCode = CloseCode.DEVICE_REVOKED): number {
+    let n = 0;
+    for (const [id, c] of this.#conns) {
+      if ((c.state === 'live' && c.deviceId === deviceId) || (c.state === 'confirming-connect' && c.device.deviceId === deviceId)) {
+        this.#closeClient(id, code);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  closeAll(code: CloseCode): void {
+    for (const id of [...this.#conns.keys()]) this.#closeClient(id, code);
+  }
+
+  #pending(): number {
+    let n = 0;
+    for (const c of this.#conns.values()) if (c.state === 'new' || c.state.startsWith('confirming')) n++;
+    return n;
+  }
+
+  #open(connId: number): void {
+    if (this.#conns.has(connId)) return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+    if (this.#pending() >= MAX_PENDING_HANDSHAKES) {
+      this.#o.sendFrame(encodeCloseClientFrame(connId, CloseCode.HANDSHAKE_TIMEOUT));
+      return;
+    }
+    this.#conns.set(connId, { state: 'new', timer: this.#budget(connId) });
+  }
+
+  #budget(connId: number): NodeJS.Timeout {
+    const t = setTimeout(() => this.#closeClient(connId, CloseCode.HANDSHAKE_TIMEOUT), HANDSHAKE_BUDGET_MS);
+    t.unref();
+    return t;
+  }
+
+  #forget(connId: number): void {
+    const c = this.#conns.get(connId);
+    if (!c) return;
+    this.#conns.delete(connId);
+    if ('timer' in c) clearTimeout(c.timer);
+    if (c.state === 'live') c.api.dispose();
+  }
+
+  #closeClient(connId: number, code: CloseCode): void {
+    this.#forget(connId);
+    this.#o.sendFrame(encodeCloseClientFrame(connId, code));
+  }
+
+  #sendSealed(connId: number, channel: SecureChannel, frame: Uint8Array): void {
+    for (const ct of channel.seal(frame)) {
+      if (!this.#o.sendFrame(encodeDataFrame(connId, ct))) return;
+    }
+  }
+
+  #data(connId: number, payload: Uint8Array): void {
+    const c = this.#conns.get(connId);
+    if (!c) return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+    try {
+      switch (c.state) {
+        case 'new':
+          return this.#message1(connId, c.timer, payload);
+        case 'confirming-connect':
+          return this.#confirmConnect(connId, c, payload);
+        case 'confirming-pair':
+          return this.#confirmPair(connId, c, payload);
+        case 'pairing':
+          // The phone has nothing to say while the owner decides.
+          return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+        case 'live': {
+          const frame = c.channel.open(payload);
+          if (frame) c.api.receive(frame);
+          return;
+        }
+      }
+    } catch (error) {
+      if (error instanceof NoiseError) return this.#closeClient(connId, CloseCode.DECRYPT_FAILED);
+      if (error instanceof ProtocolError) return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+      this.#o.log(`remote: connection ${connId} failed: ${(error as Error).message}`);
+      this.#closeClient(connId, CloseCode.HANDSHAKE_FAILED);
+    }
+  }
+
+  #message1(connId: number, timer: NodeJS.Timeout, message1: Uint8Array): void {
+    const outcome = respondToMessage1(
+      {
+        burrowId: this.#o.burrowId,
+        staticKeyPair: this.#o.staticKeyPair,
+        now: this.#o.now(),
+        findDevice: (k) => this.#o.devices.findByPublicKey(k),
+        lastHandshakeAt: (id) => this.#o.devices.lastHandshakeAt(id),
+        openOffer: this.#o.offers.current(),
+        ...(this.#o.aead ? { aead: this.#o.aead } : {}),
+      },
+      message1,
+    );
+    if (outcome.kind === 'reject') {
+      this.#o.log(`remote: connection ${connId} refused: ${outcome.why}`);
+      return this.#closeClient(connId, outcome.code);
+    }
+    const channel = new SecureChannel(outcome.transport);
+    this.#conns.set(
+      connId,
+      outcome.kind === 'connect'
+        ? { state: 'confirming-connect', timer, channel, device: outcome.device, timestamp: outcome.timestamp }
+        : { state: 'confirming-pair', timer, channel, offer: outcome.offer, clientPublicKey: outcome.clientPublicKey },
+    );
+    this.#o.sendFrame(encodeDataFrame(connId, outcome.message2));
+  }
+
+  #confirmConnect(connId: number, c: Extract<Conn, { state: 'confirming-connect' }>, payload: Uint8Array): void {
+    // Decrypting proves the phone holds the device psk (IKpsk2 key confirmation). A wrong psk → NoiseError.
+    const frame = c.channel.open(payload);
+    clearTimeout(c.timer);
+    if (this.#o.devices.findByPublicKey(c.device.clientPublicKey) === undefined) {
+      return this.#closeClient(connId, CloseCode.DEVICE_REVOKED);
+    }
+    if (this.liveDevices().length >= MAX_LIVE_CONNECTIONS) return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+    // Re-check against the persisted floor: two racing connects with one message 1 must not both win.
+    if (c.timestamp <= this.#o.devices.lastHandshakeAt(c.device.deviceId)) {
+      return this.#closeClient(connId, CloseCode.STALE_HANDSHAKE);
+    }
+    this.#o.devices.recordHandshake(c.device.deviceId, c.timestamp, this.#o.now());
+    const api = new ApiConnection({
+      viewerId: `${c.device.deviceId}-${connId}`,
+      burrowName: this.#o.burrowName,
+      registry: this.#o.registry,
+      attention: this.#o.attention,
+      send: (m: BurrowMessage) => this.#sendSealed(connId, c.channel, encodeBurrowMessage(m)),
+      backlog: this.#o.linkBacklog,
+      close: (code) => this.#closeClient(connId, code),
+      log: this.#o.log,
+    });
+    this.#conns.set(connId, { state: 'live', channel: c.channel, api, deviceId: c.device.deviceId });
+    if (frame) api.receive(frame);
+  }
+
+  #confirmPair(connId: number, c: Extract<Conn, { state: 'confirming-pair' }>, payload: Uint8Array): void {
+    const frame = c.channel.open(payload);
+    if (!frame) return; // a fragmented pair-request: wait for the rest (still inside the budget)
+    clearTimeout(c.timer);
+    const request = decodePairClientMessage(frame);
+    // Key confirmation passed: this phone holds the secret. Burn it now, whatever the owner decides.
+    if (!this.#o.offers.burn(c.offer)) return this.#closeClient(connId, CloseCode.PAIRING_UNAVAILABLE);
+    const approver = this.#o.approver();
+    if (!approver) return this.#closeClient(connId, CloseCode.PAIRING_UNAVAILABLE);
+    const send = (m: PairBurrowMessage) => this.#sendSealed(connId, c.channel, encodePairBurrowMessage(m));
+    this.#conns.set(connId, { state: 'pairing', channel: c.channel });
+    send({ type: 'pair-pending' });
+    const code = confirmationCode(c.channel.transport.handshakeHash);
+    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), PAIR_CONFIRM_BUDGET_MS).unref());
+    Promise.race([approver({ code, label: c.offer.label ?? request.label, platform: request.platform }), timeout])
+      .then(async (answer) => {
+        if (this.#conns.get(connId)?.state !== 'pairing') return; // the phone left
+        if (answer !== true) {
+          send({ type: 'pair-rejected', reason: answer === 'timeout' ? 'timeout' : 'declined' });
+          return this.#closeClient(connId, CloseCode.PAIRING_REJECTED);
+        }
+        const psk = randomBytes(32);
+        const deliveryId = encodeBase64url(randomBytes(16));
+        const deliveryToken = randomBytes(32);
+        await this.#o.deliveries.register(deliveryId, deliveryToken);
+        const device = this.#o.devices.add({
+          label: c.offer.label ?? request.label,
+          clientPublicKey: c.clientPublicKey,
+          psk,
+          deliveryId,
+          pairedAt: this.#o.now(),
+        });
+        send({
+          type: 'pair-accepted',
+          deviceId: device.deviceId,
+          psk: encodeBase64url(psk),
+          deliveryId,
+          deliveryToken: encodeBase64url(deliveryToken),
+          burrowId: this.#o.burrowId,
+          burrowName: this.#o.burrowName,
+          relayUrl: this.#o.relayUrl,
+        });
+        this.#o.log(`remote: paired device ${device.deviceId}`);
+      })
+      .catch((error: Error) => {
+        this.#o.log(`remote: pairing failed: ${error.message}`);
+        if (this.#conns.has(connId)) this.#closeClient(connId, CloseCode.HANDSHAKE_FAILED);
+      });
+  }
+}
