@@ -1,5 +1,26 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { AEAD_TAG_BYTES, type Aead, assertAeadArguments } from '@burrow/crypto';
+import type { Aead } from '@burrow/crypto';
+
+// Only the interface TYPE comes from @burrow/crypto, so this module has no runtime dependency on the
+// package's build output; the constants and checks below mirror src/aead.ts (the shared vector suites and
+// argument tests hold both to the same behaviour).
+const KEY_BYTES = 32;
+const NONCE_BYTES = 12;
+const AEAD_TAG_BYTES = 16;
+
+function assertAeadArguments(key: Uint8Array, nonce: Uint8Array, ad: Uint8Array, data: Uint8Array): void {
+  for (const [name, value] of [
+    ['key', key],
+    ['nonce', nonce],
+    ['ad', ad],
+    ['data', data],
+  ] as const) {
+    if (!(value instanceof Uint8Array)) throw new TypeError(`${name} must be a Uint8Array`);
+  }
+  if (key.length !== KEY_BYTES) throw new RangeError(`key must be ${KEY_BYTES} bytes, got ${key.length}`);
+  if (nonce.length !== NONCE_BYTES)
+    throw new RangeError(`nonce must be ${NONCE_BYTES} bytes, got ${nonce.length}`);
+}
 
 /**
  * The same AEAD interface on Node's native (OpenSSL) ChaCha20-Poly1305, for the daemon's hot path. It must

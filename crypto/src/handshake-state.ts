@@ -1,10 +1,10 @@
 import { AEAD_TAG_BYTES, type Aead, nobleAead } from './aead.js';
-import { assertBytes, concatBytes } from './bytes.js';
+import { assertBytes, concatBytes, constantTimeEqual } from './bytes.js';
 import { type HandshakePattern, patternFromProtocolName, type Token } from './handshake-pattern.js';
 import { NoiseError } from './noise-error.js';
 import { assertPsk, SymmetricState } from './symmetric-state.js';
 import { NOISE_MAX_MESSAGE, NoiseTransport } from './transport.js';
-import { dh, generateKeyPair, type KeyPair, keyPairFromPrivate, X25519_KEY_BYTES } from './x25519.js';
+import { dh, generateKeyPair, type KeyPair, publicKeyFromPrivate, X25519_KEY_BYTES } from './x25519.js';
 
 export interface HandshakeOptions {
   /** Full protocol name, e.g. `Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s`. */
@@ -276,17 +276,23 @@ export class HandshakeState {
   }
 }
 
+/**
+ * Key pairs already checked (public half = X25519(private half)). The check costs a scalar multiplication,
+ * and the Burrow passes the same static key pair to every handshake it answers, so it is done once per
+ * object. Bytes are still copied, so later changes to the caller's arrays can't reach a running handshake.
+ */
+const checkedKeyPairs = new WeakSet<KeyPair>();
+
 function checkedKeyPair(name: string, pair: KeyPair): KeyPair {
   if (typeof pair !== 'object' || pair === null) throw new TypeError(`${name} must be a key pair`);
   assertBytes(`${name}.privateKey`, pair.privateKey, X25519_KEY_BYTES);
-  const derived = keyPairFromPrivate(pair.privateKey);
-  if (pair.publicKey !== undefined) {
-    assertBytes(`${name}.publicKey`, pair.publicKey, X25519_KEY_BYTES);
+  assertBytes(`${name}.publicKey`, pair.publicKey, X25519_KEY_BYTES);
+  if (!checkedKeyPairs.has(pair)) {
     // A mismatched pair would silently produce a handshake the peer can never complete.
-    for (let k = 0; k < X25519_KEY_BYTES; k++) {
-      if (pair.publicKey[k] !== derived.publicKey[k])
-        throw new RangeError(`${name}.publicKey does not match`);
+    if (!constantTimeEqual(publicKeyFromPrivate(pair.privateKey), pair.publicKey)) {
+      throw new RangeError(`${name}.publicKey does not match its private key`);
     }
+    checkedKeyPairs.add(pair);
   }
-  return derived;
+  return { privateKey: Uint8Array.from(pair.privateKey), publicKey: Uint8Array.from(pair.publicKey) };
 }
