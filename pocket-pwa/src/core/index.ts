@@ -1,5 +1,16 @@
 // The phone's client core (see README.md in this directory for the API the UI uses).
 export { type BackoffPolicy, backoffDelayMs, POCKET_BACKOFF } from './backoff.js';
+export {
+  BurrowConnection,
+  type BurrowConnectionOptions,
+  CONNECT_TIMEOUT_MS,
+  type ConnectionEvent,
+  type ConnectionStatus,
+  type Snapshot,
+  statusText,
+  type TerminalCallbacks,
+  type TerminalHandle,
+} from './burrow-connection.js';
 export { type Clock, systemClock } from './clock.js';
 export {
   applyDirectoryMessage,
@@ -9,9 +20,15 @@ export {
   MAX_DIRECTORY_ENTRIES,
   sortedSessions,
 } from './directory-state.js';
-
 export { type CursorResult, OutputCursor } from './output-cursor.js';
-
+export {
+  PAIR_DECISION_TIMEOUT_MS,
+  PAIR_HANDSHAKE_TIMEOUT_MS,
+  PairingError,
+  type PairingErrorReason,
+  type PairOptions,
+  pairWithOffer,
+} from './pair-flow.js';
 export {
   encodePairingLink,
   encodePairingPayload,
@@ -29,6 +46,7 @@ export {
   type PairingRecord,
   type PairingStorage,
 } from './pairing-storage.js';
+export { clientSocketUrl, SecureChannel, startHandshake } from './secure-channel.js';
 export {
   frameBytes,
   SOCKET_OPEN,

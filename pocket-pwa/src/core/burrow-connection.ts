@@ -1,0 +1,449 @@
+/**
+ * One paired Burrow, kept connected (DESIGN §4.3, §7): connect-mode handshake with a fresh timestamp, the
+ * directory (snapshot + deltas), attached terminals with byte offsets that resume after a reconnect without
+ * loss or duplication, and reconnection with POCKET_BACKOFF. Runtime-neutral: socket, storage, clock injected.
+ */
+import { NoiseError, nextHandshakeTimestamp } from '@burrow/crypto';
+import {
+  type BurrowMessage,
+  CLOSE_MESSAGES,
+  type ClientControlMessage,
+  type ClientMessage,
+  CloseCode,
+  decodeBase64url,
+  decodeBurrowMessage,
+  encodeClientMessage,
+  MAX_RID,
+  type PresenceState,
+  ProtocolError,
+  type TodoAction,
+  type ViewerKind,
+} from '@burrow/protocol';
+import { type BackoffPolicy, backoffDelayMs, POCKET_BACKOFF } from './backoff.js';
+import { type Clock, systemClock } from './clock.js';
+import { applyDirectoryMessage, type Directory, EMPTY_DIRECTORY } from './directory-state.js';
+import { OutputCursor } from './output-cursor.js';
+import type { PairingRecord, PairingStorage } from './pairing-storage.js';
+import { clientSocketUrl, type SecureChannel, startHandshake } from './secure-channel.js';
+import { frameBytes, SOCKET_OPEN, type SocketFactory, type SocketLike } from './socket.js';
+
+/** Budget from socket open to the Burrow's hello (ms). */
+export const CONNECT_TIMEOUT_MS = 15_000;
+/** Requests awaiting an answer at once. */
+export const MAX_PENDING_REQUESTS = 256;
+/** Codes after which retrying cannot help: stop and tell the user. */
+const TERMINAL_CODES: ReadonlySet<number> = new Set([CloseCode.DEVICE_REVOKED, CloseCode.UNKNOWN_DEVICE]);
+
+export type ConnectionStatus =
+  | { readonly kind: 'connecting' }
+  | { readonly kind: 'connected' }
+  | { readonly kind: 'reconnecting'; readonly atMs: number; readonly reason: string }
+  | { readonly kind: 'closed'; readonly reason: string };
+
+export type ConnectionEvent =
+  | { readonly type: 'status'; readonly status: ConnectionStatus }
+  | { readonly type: 'directory'; readonly directory: Directory }
+  | { readonly type: 'error'; readonly code: string; readonly message: string }
+  | { readonly type: 'revoked' };
+
+export interface Snapshot {
+  readonly kind: 'attached' | 'resync';
+  readonly data: string;
+  readonly cols: number;
+  readonly rows: number;
+  readonly offset: number;
+  readonly firstLine: number;
+  readonly hasOlder: boolean;
+}
+
+export interface TerminalCallbacks {
+  onSnapshot(snapshot: Snapshot): void;
+  onOutput(data: Uint8Array, offset: number): void;
+  onSizeChanged?(cols: number, rows: number): void;
+}
+
+export interface TerminalHandle {
+  readonly session: string;
+  readonly offset: number;
+  input(data: string | Uint8Array): void;
+  reply(data: Uint8Array): void;
+  resize(cols: number, rows: number): void;
+  fit(cols: number, rows: number): void;
+  detach(): void;
+}
+
+export interface BurrowConnectionOptions {
+  readonly pairing: PairingRecord;
+  readonly socketFactory: SocketFactory;
+  readonly storage: PairingStorage;
+  readonly viewer: ViewerKind;
+  readonly appVersion: string;
+  readonly cols: number;
+  readonly rows: number;
+  readonly clock?: Clock;
+  readonly backoff?: BackoffPolicy;
+  readonly random?: () => number;
+}
+
+interface Terminal {
+  cols: number;
+  rows: number;
+  cursor: OutputCursor | null;
+  readonly callbacks: TerminalCallbacks;
+}
+
+type Pending = { resolve(m: BurrowMessage): void; reject(e: Error): void };
+
+export function statusText(status: ConnectionStatus, nowMs: number): string {
+  switch (status.kind) {
+    case 'connecting':
+      return 'connecting';
+    case 'connected':
+      return 'connected';
+    case 'reconnecting':
+      return `reconnecting in ${Math.max(0, Math.ceil((status.atMs - nowMs) / 1000))} s: ${status.reason}`;
+    case 'closed':
+      return status.reason;
+  }
+}
+
+export class BurrowConnection {
+  readonly #o: BurrowConnectionOptions;
+  readonly #clock: Clock;
+  #pairing: PairingRecord;
+  #socket: SocketLike | null = null;
+  #channel: SecureChannel | null = null;
+  #live = false;
+  #running = false;
+  #failures = 0;
+  #timer: unknown = null;
+  #status: ConnectionStatus = { kind: 'closed', reason: 'not started' };
+  #directory: Directory = EMPTY_DIRECTORY;
+  #nextRid = 1;
+  readonly #pending = new Map<number, Pending>();
+  readonly #terminals = new Map<string, Terminal>();
+  readonly #listeners = new Set<(e: ConnectionEvent) => void>();
+
+  constructor(options: BurrowConnectionOptions) {
+    this.#o = options;
+    this.#pairing = options.pairing;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  get status(): ConnectionStatus {
+    return this.#status;
+  }
+  get statusText(): string {
+    return statusText(this.#status, this.#clock.now());
+  }
+  get sessions(): Directory {
+    return this.#directory;
+  }
+
+  subscribe(listener: (e: ConnectionEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    void this.#connect();
+  }
+
+  stop(): void {
+    this.#running = false;
+    this.#clock.clearTimeout(this.#timer);
+    this.#teardown('stopped');
+    this.#setStatus({ kind: 'closed', reason: 'disconnected' });
+  }
+
+  attach(
+    session: string,
+    size: { cols: number; rows: number },
+    callbacks: TerminalCallbacks,
+  ): TerminalHandle {
+    const term: Terminal = { cols: size.cols, rows: size.rows, cursor: null, callbacks };
+    this.#terminals.set(session, term);
+    if (this.#live) this.#sendAttach(session, term);
+    return {
+      session,
+      get offset() {
+        return term.cursor?.offset ?? 0;
+      },
+      input: (data) =>
+        this.#input(session, 'user', typeof data === 'string' ? new TextEncoder().encode(data) : data),
+      reply: (data) => this.#input(session, 'reply', data),
+      resize: (cols, rows) => {
+        term.cols = cols;
+        term.rows = rows;
+        this.#send({ type: 'resize', session, cols, rows });
+      },
+      fit: (cols, rows) => {
+        term.cols = cols;
+        term.rows = rows;
+        this.#send({ type: 'fit', session, cols, rows });
+      },
+      detach: () => {
+        if (this.#terminals.get(session) !== term) return;
+        this.#terminals.delete(session);
+        this.#send({ type: 'detach', session });
+      },
+    };
+  }
+
+  presence(state: PresenceState, flags: { focused: boolean; visible: boolean }): void {
+    this.#send({ type: 'presence', state, ...flags });
+  }
+  focus(session: string | null): void {
+    this.#send({ type: 'focus', session });
+  }
+  acknowledge(session: string, withInput: boolean): void {
+    this.#send({ type: 'acknowledge', session, withInput });
+  }
+  todo(session: string, action: TodoAction): void {
+    this.#send({ type: 'todo', session, action });
+  }
+  dismiss(session: string): void {
+    this.#send({ type: 'dismiss', session });
+  }
+
+  async create(req: {
+    argv: string[] | null;
+    cwd: string | null;
+    name: string | null;
+    cols: number;
+    rows: number;
+  }): Promise<string> {
+    const m = await this.#request((rid) => ({ type: 'create', rid, ...req }));
+    if (m.type !== 'created') throw new Error('unexpected answer');
+    return m.session;
+  }
+  async rename(session: string, name: string): Promise<void> {
+    await this.#request((rid) => ({ type: 'rename', rid, session, name }));
+  }
+  async kill(session: string): Promise<void> {
+    await this.#request((rid) => ({ type: 'kill', rid, session }));
+  }
+
+  #emit(e: ConnectionEvent): void {
+    for (const l of this.#listeners) l(e);
+  }
+
+  #setStatus(status: ConnectionStatus): void {
+    this.#status = status;
+    this.#emit({ type: 'status', status });
+  }
+
+  #rid(): number {
+    const rid = this.#nextRid;
+    this.#nextRid = rid >= MAX_RID ? 1 : rid + 1;
+    return rid;
+  }
+
+  #request(build: (rid: number) => ClientControlMessage): Promise<BurrowMessage> {
+    if (!this.#live) return Promise.reject(new Error('not connected'));
+    if (this.#pending.size >= MAX_PENDING_REQUESTS)
+      return Promise.reject(new RangeError('too many requests in flight'));
+    const rid = this.#rid();
+    return new Promise((resolve, reject) => {
+      this.#pending.set(rid, { resolve, reject });
+      this.#send(build(rid));
+    });
+  }
+
+  #send(m: ClientMessage): boolean {
+    const socket = this.#socket;
+    if (!this.#channel || !socket || socket.readyState !== SOCKET_OPEN) return false;
+    for (const ct of this.#channel.seal(encodeClientMessage(m))) socket.send(ct);
+    return true;
+  }
+
+  #input(session: string, kind: 'user' | 'reply', data: Uint8Array): void {
+    if (data.length > 0) this.#send({ type: 'input', session, kind, data });
+  }
+
+  #sendAttach(session: string, term: Terminal): void {
+    const rid = this.#rid();
+    const resumeFrom = term.cursor?.offset;
+    this.#send({
+      type: 'attach',
+      rid,
+      session,
+      cols: term.cols,
+      rows: term.rows,
+      ...(resumeFrom !== undefined ? { resumeFrom } : {}),
+    });
+  }
+
+  async #connect(): Promise<void> {
+    this.#setStatus({ kind: 'connecting' });
+    const p = this.#pairing;
+    const timestamp = nextHandshakeTimestamp(this.#clock.now(), p.lastHandshakeAt);
+    // Persist first: a timestamp must never be reused, even if we crash right after sending it.
+    this.#pairing = { ...p, lastHandshakeAt: timestamp };
+    try {
+      await this.#o.storage.put(this.#pairing);
+    } catch {
+      return this.#retry('could not save the pairing');
+    }
+    if (!this.#running) return;
+    const hs = startHandshake({
+      mode: 'connect',
+      burrowId: p.burrowId,
+      burrowPublicKey: decodeBase64url(p.burrowPublicKey),
+      clientPrivateKey: decodeBase64url(p.clientPrivateKey),
+      psk: decodeBase64url(p.psk),
+      timestamp,
+    });
+    const socket = this.#o.socketFactory(clientSocketUrl(p.relayUrl, p.burrowId));
+    this.#socket = socket;
+    socket.binaryType = 'arraybuffer';
+    this.#timer = this.#clock.setTimeout(
+      () => this.#fail(socket, 'your computer did not answer'),
+      CONNECT_TIMEOUT_MS,
+    );
+    socket.onopen = () => socket.send(hs.message1);
+    socket.onerror = () => {};
+    socket.onclose = (ev) => this.#closed(socket, ev.code);
+    socket.onmessage = (ev) => {
+      if (this.#socket !== socket) return;
+      const bytes = frameBytes(ev.data);
+      if (!bytes) return;
+      try {
+        if (!this.#channel) {
+          this.#channel = hs.finish(bytes);
+          this.#send({
+            type: 'hello',
+            appVersion: this.#o.appVersion,
+            viewer: this.#o.viewer,
+            cols: this.#o.cols,
+            rows: this.#o.rows,
+          });
+          return;
+        }
+        const frame = this.#channel.open(bytes);
+        if (frame) this.#message(decodeBurrowMessage(frame));
+      } catch (e) {
+        if (e instanceof NoiseError || e instanceof ProtocolError)
+          return this.#fail(socket, 'a message failed to decrypt or parse');
+        throw e;
+      }
+    };
+  }
+
+  #message(m: BurrowMessage): void {
+    switch (m.type) {
+      case 'hello':
+        this.#clock.clearTimeout(this.#timer);
+        this.#live = true;
+        this.#failures = 0;
+        this.#setStatus({ kind: 'connected' });
+        for (const [session, term] of this.#terminals) this.#sendAttach(session, term);
+        return;
+      case 'directory':
+      case 'directory-upsert':
+      case 'directory-remove':
+        this.#directory = applyDirectoryMessage(this.#directory, m);
+        return this.#emit({ type: 'directory', directory: this.#directory });
+      case 'attached':
+      case 'resync': {
+        const term = this.#terminals.get(m.session);
+        if (!term) return;
+        if (term.cursor) term.cursor.reset(m.offset);
+        else term.cursor = new OutputCursor(m.offset);
+        term.callbacks.onSnapshot({
+          kind: m.type,
+          data: m.data,
+          cols: m.cols,
+          rows: m.rows,
+          offset: m.offset,
+          firstLine: m.firstLine,
+          hasOlder: m.hasOlder,
+        });
+        return;
+      }
+      case 'resumed':
+        return;
+      case 'output': {
+        const term = this.#terminals.get(m.session);
+        if (!term?.cursor) return;
+        const r = term.cursor.accept(m.offset, m.data);
+        if (r.kind === 'deliver') term.callbacks.onOutput(r.data, term.cursor.offset - r.data.length);
+        else if (r.kind === 'gap') {
+          term.cursor = null; // ask for a fresh snapshot
+          this.#sendAttach(m.session, term);
+        }
+        return;
+      }
+      case 'size-changed':
+        return this.#terminals.get(m.session)?.callbacks.onSizeChanged?.(m.cols, m.rows);
+      case 'error': {
+        const pending = m.rid !== null ? this.#pending.get(m.rid) : undefined;
+        if (pending && m.rid !== null) {
+          this.#pending.delete(m.rid);
+          return pending.reject(new Error(m.message));
+        }
+        return this.#emit({ type: 'error', code: m.code, message: m.message });
+      }
+      default: {
+        if ('rid' in m && typeof m.rid === 'number') {
+          const pending = this.#pending.get(m.rid);
+          if (pending) {
+            this.#pending.delete(m.rid);
+            pending.resolve(m);
+          }
+        }
+      }
+    }
+  }
+
+  #fail(socket: SocketLike, reason: string): void {
+    if (this.#socket !== socket) return;
+    socket.onclose = null;
+    socket.close(1000);
+    this.#teardown(reason);
+    this.#retry(reason);
+  }
+
+  #closed(socket: SocketLike, code: number): void {
+    if (this.#socket !== socket) return;
+    const reason =
+      code === 1006 ? 'the connection dropped' : (CLOSE_MESSAGES[code as CloseCode] ?? `closed (${code})`);
+    this.#teardown(reason);
+    if (TERMINAL_CODES.has(code)) {
+      this.#running = false;
+      this.#setStatus({ kind: 'closed', reason });
+      return this.#emit({ type: 'revoked' });
+    }
+    this.#retry(reason);
+  }
+
+  #teardown(reason: string): void {
+    this.#clock.clearTimeout(this.#timer);
+    const socket = this.#socket;
+    this.#socket = null;
+    this.#channel = null;
+    this.#live = false;
+    if (socket) {
+      socket.onmessage = null;
+      socket.onclose = null;
+      if (socket.readyState === SOCKET_OPEN) socket.close(1000);
+    }
+    for (const p of this.#pending.values()) p.reject(new Error(reason));
+    this.#pending.clear();
+  }
+
+  #retry(reason: string): void {
+    if (!this.#running) return;
+    const delay = backoffDelayMs(
+      this.#o.backoff ?? POCKET_BACKOFF,
+      this.#failures++,
+      (this.#o.random ?? Math.random)(),
+    );
+    this.#setStatus({ kind: 'reconnecting', atMs: this.#clock.now() + delay, reason });
+    this.#timer = this.#clock.setTimeout(() => {
+      if (this.#running) void this.#connect();
+    }, delay);
+  }
+}
