@@ -6,10 +6,14 @@
  * call per event, and the attention engine applies a chunk's events as one batch anyway (alert-spec: "apply a
  * parse batch's reports and command boundaries in stream order").
  *
- * The byte machine is the DEC parser (transition-table.ts). Ground state, where almost all bytes are, skips
- * to the next ESC or BEL with a short loop and, for long runs, `indexOf` (whose results are remembered for the
- * rest of the chunk), so plain text never pays per-byte dispatch. Inside an OSC, runs of payload bytes are
- * copied in one `set`. Nothing is allocated per byte; OSC text is decoded once, when the OSC ends.
+ * The byte machine is the DEC parser (transition-table.ts). Fast paths skip it where it would only confirm
+ * the obvious, and bail to it on anything unusual, so both always agree (the chunking property test compares
+ * them, since a split sequence always takes the table):
+ * - ground, where almost all bytes are, skips to the next ESC or BEL with a short loop and, for long runs,
+ *   `indexOf` (its results remembered for the rest of the chunk), so plain text pays no per-byte dispatch;
+ * - a CSI wholly inside the chunk is read by one tight loop (`scanCsi`);
+ * - an OSC wholly inside the chunk is interpreted in place, without copying; a split one is buffered.
+ * Nothing is allocated per byte; OSC text is decoded once, when the OSC ends.
  *
  * Bounds (limits.ts): an OSC longer than `OSC_MAX_BYTES` is consumed to its terminator and dropped; kitty
  * chunk state is bounded in kitty-notifications.ts; `retainedBytes()` reports what is held.
@@ -23,7 +27,7 @@ import { Action, State, TRANSITIONS } from './transition-table.js';
 
 const BEL = 0x07;
 const ESC = 0x1b;
-/** Ground bytes scanned by the plain loop before switching to `indexOf` for the rest of the run. */
+/** Ground bytes scanned by the plain loop before switching to `indexOf`; also the OSC byte-copy threshold. */
 const SHORT_RUN = 32;
 /** DECSET / DECRST mode number of focus-event reporting (xterm ctlseqs, "FocusIn/FocusOut"). */
 const FOCUS_REPORTING_MODE = 1004;
@@ -31,6 +35,45 @@ const FOCUS_REPORTING_MODE = 1004;
 const BELL: TerminalEvent = Object.freeze({ type: 'bell' });
 const FOCUS_ON: TerminalEvent = Object.freeze({ type: 'focus-reporting', enabled: true });
 const FOCUS_OFF: TerminalEvent = Object.freeze({ type: 'focus-reporting', enabled: false });
+
+const CSI_FOCUS_ON = 1;
+const CSI_FOCUS_OFF = 2;
+
+/**
+ * The common CSI in one tight loop: `[private marker] digits/separators final`, wholly inside this chunk.
+ * Returns `(index after the final) << 2 | focus mode` (0 none, CSI_FOCUS_ON, CSI_FOCUS_OFF), or -1 when the CSI
+ * has intermediates, is cut by the chunk's end or is malformed: the table then parses it from its `[` exactly
+ * as it would have anyway, so this is only a shortcut, never a second grammar.
+ */
+function scanCsi(chunk: Uint8Array, start: number, n: number): number {
+  let j = start;
+  let privateMarker = 0;
+  if (j < n && chunk[j]! >= 0x3c && chunk[j]! <= 0x3f) privateMarker = chunk[j++]!;
+  let param = 0;
+  let focusMode = false;
+  while (j < n) {
+    const b = chunk[j]!;
+    if (b >= 0x30 && b <= 0x39) {
+      param = param * 10 + (b - 0x30);
+      if (param > CSI_PARAM_MAX) param = CSI_PARAM_MAX;
+    } else if (b === 0x3b || b === 0x3a) {
+      if (param === FOCUS_REPORTING_MODE) focusMode = true;
+      param = 0;
+    } else if (b >= 0x40 && b <= 0x7e) {
+      if (j + 1 > 0x1fffffff) return -1;
+      let mode = 0;
+      if (privateMarker === 0x3f && (focusMode || param === FOCUS_REPORTING_MODE)) {
+        if (b === 0x68) mode = CSI_FOCUS_ON;
+        else if (b === 0x6c) mode = CSI_FOCUS_OFF;
+      }
+      return ((j + 1) << 2) | mode;
+    } else {
+      return -1;
+    }
+    j++;
+  }
+  return -1;
+}
 
 export interface TerminalParserOptions {
   /**
@@ -117,8 +160,33 @@ export class TerminalParser {
         output += j - i;
         i = j;
         if (i >= n) break;
-        if (chunk[i] === BEL) events.push(BELL);
-        else state = State.Escape;
+        if (chunk[i] === BEL) {
+          events.push(BELL);
+          i++;
+          continue;
+        }
+        if (i + 1 < n && chunk[i + 1] === 0x5b) {
+          const scanned = scanCsi(chunk, i + 2, n);
+          if (scanned >= 0) {
+            const mode = scanned & 3;
+            if (mode !== 0) events.push(mode === CSI_FOCUS_ON ? FOCUS_ON : FOCUS_OFF);
+            i = scanned >>> 2;
+            continue;
+          }
+        }
+        if (i + 1 < n && chunk[i + 1] === 0x5d) {
+          // An OSC wholly inside this chunk, with no control bytes in it: interpret it in place, no copy.
+          let j = i + 2;
+          while (j < n && chunk[j]! >= 0x20) j++;
+          const terminator = j < n ? chunk[j] : -1;
+          if ((terminator === BEL || terminator === ESC) && j - (i + 2) <= OSC_MAX_BYTES) {
+            dispatchOsc(chunk.subarray(i + 2, j), this.#handlers, events);
+            if (terminator === ESC) state = State.Escape;
+            i = j + 1;
+            continue;
+          }
+        }
+        state = State.Escape;
         i++;
         continue;
       }
@@ -216,6 +284,13 @@ export class TerminalParser {
       // Oversized: forget what was kept now, so memory is bounded, and drop the OSC when it ends.
       this.#oscOverflow = true;
       this.#oscLength = 0;
+      return;
+    }
+    if (to - from < SHORT_RUN) {
+      const osc = this.#osc;
+      let length = this.#oscLength;
+      for (let k = from; k < to; k++) osc[length++] = chunk[k]!;
+      this.#oscLength = length;
       return;
     }
     this.#osc.set(chunk.subarray(from, to), this.#oscLength);
