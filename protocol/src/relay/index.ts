@@ -1,2 +1,6 @@
-// Relay HTTP bodies and the relay↔Burrow control socket. Filled in by the relay work.
-export {};
+// The relay's HTTP bodies and the relay↔Burrow socket framing. Rules: protocol/SPEC-relay.md.
+export * from './agent-frame.js';
+export { decodeBase64url, encodeBase64url, isBase64urlOfLength } from './base64url.js';
+export * from './http-bodies.js';
+export * from './keepalive.js';
+export { RelayCodecError, type RelayCodecErrorReason } from './relay-codec-error.js';

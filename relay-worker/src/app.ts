@@ -1,0 +1,36 @@
+/**
+ * The relay's HTTP surface: `/v1/*` answers JSON (errors `{ error: { code, message } }`), everything else is
+ * the PWA's static assets with the security headers, SPA fallback included. [SPEC: R-HTTP-9, R-ASSET-1]
+ */
+import { ErrorCode, HTTP_API_PREFIX } from '@burrow/protocol';
+import { Hono } from 'hono';
+import { jsonError } from './json-error.js';
+import { deliveryRoutes } from './routes/deliveries.js';
+import { enrollRoutes } from './routes/enroll.js';
+import { infoRoutes } from './routes/info.js';
+import { socketRoutes } from './routes/sockets.js';
+import { withSecurityHeaders } from './security-headers.js';
+import type { AppEnv, RelayServices } from './services.js';
+
+export function createApp(services: (request: Request, bindings: unknown) => RelayServices): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use('*', async (c, next) => {
+    c.set('services', services(c.req.raw, c.env));
+    await next();
+  });
+  infoRoutes(app);
+  enrollRoutes(app);
+  socketRoutes(app);
+  deliveryRoutes(app);
+  app.all(`${HTTP_API_PREFIX}/*`, () => jsonError(ErrorCode.NOT_FOUND, 'no such relay route'));
+  app.all(HTTP_API_PREFIX, () => jsonError(ErrorCode.NOT_FOUND, 'no such relay route'));
+  app.all('*', async (c) => withSecurityHeaders(await c.get('services').fetchAsset(c.req.raw)));
+  app.onError((error, c) => {
+    // Never echo the error: it could carry request content. The path alone is enough to find it.
+    console.error(
+      `relay error on ${new URL(c.req.url).pathname}: ${error instanceof Error ? error.name : 'unknown'}`,
+    );
+    return jsonError(ErrorCode.INTERNAL, 'internal error');
+  });
+  return app;
+}

@@ -1,0 +1,196 @@
+/**
+ * One Durable Object per Burrow: a thin shell around `RelayRouter` (socket routing) and `BurrowStore`
+ * (SQLite record). Uses the WebSocket Hibernation API so idle sockets cost nothing: every socket is accepted
+ * with `ctx.acceptWebSocket`, carries only its `SocketMeta` as attachment, and keep-alive pings are answered
+ * by the runtime's auto-response without waking the object. On wake, the constructor rebuilds routing from
+ * `ctx.getWebSockets()`. [SPEC: R-DO-1..4]
+ */
+
+import { DurableObject } from 'cloudflare:workers';
+import {
+  CLOSE_MESSAGES,
+  CloseCode,
+  type DeliveryListResponse,
+  ErrorCode,
+  KEEPALIVE_PING,
+  KEEPALIVE_PONG,
+  type PushSubscriptionBody,
+} from '@burrow/protocol';
+import { type ApiResult, fail, ok } from './api-result.js';
+import { BurrowStore } from './burrow-store.js';
+import type { Env } from './env.js';
+import { jsonError } from './json-error.js';
+import { RelayRouter, type SocketMeta } from './relay-router.js';
+import { bearerToken, constantTimeEqual, hashToken } from './tokens.js';
+
+/** Hibernation tags, so a socket's role is visible to `getWebSockets(tag)` too. */
+const TAG = { agent: 'agent', client: 'client' } as const;
+
+export interface BurrowStatus {
+  readonly agentConnected: boolean;
+  readonly clients: number;
+  /** When this instance of the object was constructed (ms); a later value means it was evicted and woke. */
+  readonly objectStartedAt: number;
+}
+
+export class BurrowObject extends DurableObject<Env> {
+  private readonly store: BurrowStore;
+  private readonly router: RelayRouter<WebSocket>;
+  private readonly startedAt = Date.now();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.store = new BurrowStore(ctx.storage.sql);
+    this.router = new RelayRouter<WebSocket>({
+      now: () => Date.now(),
+      nextId: (kind) => this.store.nextId(kind),
+    });
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(KEEPALIVE_PING, KEEPALIVE_PONG));
+    this.router.restore(
+      ctx
+        .getWebSockets()
+        .map((socket) => ({ socket, meta: socket.deserializeAttachment() as SocketMeta | null })),
+    );
+  }
+
+  // ---- RPC from the Worker (routes/*) -------------------------------------------------------------------
+
+  enroll(tokenHash: string): boolean {
+    return this.store.enroll(tokenHash, Date.now());
+  }
+
+  async status(burrowToken: string): Promise<ApiResult<BurrowStatus>> {
+    const denied = await this.checkBurrow(burrowToken);
+    if (denied) return denied;
+    return ok({
+      agentConnected: this.router.agentConnected,
+      clients: this.router.clientCount,
+      objectStartedAt: this.startedAt,
+    });
+  }
+
+  async listDeliveries(burrowToken: string): Promise<ApiResult<DeliveryListResponse>> {
+    const denied = await this.checkBurrow(burrowToken);
+    if (denied) return denied;
+    return ok({ deliveries: this.store.listDeliveries() });
+  }
+
+  async putDelivery(
+    burrowToken: string,
+    deliveryId: string,
+    tokenHash: string,
+  ): Promise<ApiResult<'created' | 'updated'>> {
+    const denied = await this.checkBurrow(burrowToken);
+    if (denied) return denied;
+    const outcome = this.store.putDelivery(deliveryId, tokenHash, Date.now());
+    if (outcome === 'full') return fail(ErrorCode.LIMIT_EXCEEDED, 'too many deliveries for this Burrow');
+    return ok(outcome);
+  }
+
+  async deleteDelivery(burrowToken: string, deliveryId: string): Promise<ApiResult<null>> {
+    const denied = await this.checkBurrow(burrowToken);
+    if (denied) return denied;
+    return this.store.deleteDelivery(deliveryId) ? ok(null) : fail(ErrorCode.NOT_FOUND, 'no such delivery');
+  }
+
+  async putSubscription(
+    deliveryId: string,
+    deliveryToken: string,
+    subscription: PushSubscriptionBody,
+  ): Promise<ApiResult<null>> {
+    const denied = await this.checkDelivery(deliveryId, deliveryToken);
+    if (denied) return denied;
+    this.store.putSubscription(deliveryId, subscription, Date.now());
+    return ok(null);
+  }
+
+  async deleteSubscription(deliveryId: string, deliveryToken: string): Promise<ApiResult<null>> {
+    const denied = await this.checkDelivery(deliveryId, deliveryToken);
+    if (denied) return denied;
+    return this.store.deleteSubscription(deliveryId)
+      ? ok(null)
+      : fail(ErrorCode.NOT_FOUND, 'no subscription');
+  }
+
+  // ---- WebSocket upgrades (Worker forwards the request; it has checked the path and the source rate) ----
+
+  override async fetch(request: Request): Promise<Response> {
+    const role = new URL(request.url).pathname.endsWith('/agent') ? 'agent' : 'client';
+    if (!this.store.isEnrolled()) return jsonError(ErrorCode.NOT_FOUND, 'unknown burrow');
+    if (role === 'agent') {
+      const token = bearerToken(request.headers.get('Authorization')) ?? '';
+      if (await this.checkBurrow(token))
+        return jsonError(ErrorCode.UNAUTHORIZED, 'bad or missing burrow token');
+      const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+      const meta = this.router.agentMeta();
+      this.ctx.acceptWebSocket(server, [TAG.agent]);
+      server.serializeAttachment(meta);
+      this.router.agentOpened(server, meta);
+      return new Response(null, { status: 101, webSocket: client });
+    }
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    const admission = this.router.admitClient();
+    if (!admission.ok) {
+      // A browser cannot read an HTTP status from a failed upgrade, so refuse with a close code it can show.
+      server.accept();
+      server.close(admission.code, CLOSE_MESSAGES[admission.code]);
+      return new Response(null, { status: 101, webSocket: client });
+    }
+    this.ctx.acceptWebSocket(server, [TAG.client]);
+    server.serializeAttachment(admission.meta);
+    this.router.clientOpened(server, admission.meta);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  // ---- Hibernation handlers ----------------------------------------------------------------------------
+
+  override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
+    const meta = ws.deserializeAttachment() as SocketMeta | null;
+    if (meta === null) return;
+    const data = typeof message === 'string' ? message : new Uint8Array(message);
+    if (meta.role === 'agent') this.router.agentMessage(ws, meta, data);
+    else this.router.clientMessage(meta, data);
+  }
+
+  override webSocketClose(ws: WebSocket, code: number): void {
+    this.socketEnded(ws, code);
+    // Complete the closing handshake (1005/1006 are not sendable codes); without it workerd holds the
+    // connection until the object hibernates.
+    try {
+      ws.close(code === 1005 || code === 1006 ? CloseCode.NORMAL : code, 'closed');
+    } catch {
+      // Raced with the peer's disconnect.
+    }
+  }
+
+  override webSocketError(ws: WebSocket): void {
+    this.socketEnded(ws, 1006);
+  }
+
+  private socketEnded(ws: WebSocket, code: number): void {
+    const meta = ws.deserializeAttachment() as SocketMeta | null;
+    if (meta === null) return;
+    if (meta.role === 'agent') this.router.agentClosed(meta);
+    else this.router.clientClosed(meta, code);
+  }
+
+  // ---- Authentication ----------------------------------------------------------------------------------
+
+  private async checkBurrow(token: string): Promise<ApiResult<never> | null> {
+    const stored = this.store.tokenHash();
+    if (stored === null) return fail(ErrorCode.NOT_FOUND, 'unknown burrow');
+    return constantTimeEqual(await hashToken(token), stored)
+      ? null
+      : fail(ErrorCode.UNAUTHORIZED, 'bad burrow token');
+  }
+
+  private async checkDelivery(deliveryId: string, token: string): Promise<ApiResult<never> | null> {
+    if (!this.store.isEnrolled()) return fail(ErrorCode.NOT_FOUND, 'unknown burrow');
+    const stored = this.store.deliveryTokenHash(deliveryId);
+    // Same answer for an unknown delivery and a wrong token: the token holder learns nothing either way.
+    if (stored === null || !constantTimeEqual(await hashToken(token), stored)) {
+      return fail(ErrorCode.UNAUTHORIZED, 'bad delivery token');
+    }
+    return null;
+  }
+}

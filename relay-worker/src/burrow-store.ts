@@ -1,0 +1,166 @@
+/**
+ * One Burrow's durable record in its Durable Object's SQLite storage: the token hash, id counters, deliveries
+ * and push subscriptions. Nothing of any frame's content is ever stored. [SPEC: R-STORE-1..3]
+ *
+ * Tables are created only at enrollment, so probing an unknown burrowId writes nothing.
+ */
+import type { PushSubscriptionBody } from '@burrow/protocol';
+import { MAX_DELIVERIES_PER_BURROW } from './limits.js';
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS burrow (
+     singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+     token_hash TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     next_client_id INTEGER NOT NULL,
+     next_agent_id INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS deliveries (
+     delivery_id TEXT PRIMARY KEY,
+     token_hash TEXT NOT NULL,
+     registered_at INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS subscriptions (
+     delivery_id TEXT PRIMARY KEY,
+     endpoint TEXT NOT NULL,
+     p256dh TEXT NOT NULL,
+     auth TEXT NOT NULL,
+     updated_at INTEGER NOT NULL)`,
+];
+
+export interface DeliveryRow {
+  readonly deliveryId: string;
+  readonly registeredAt: number;
+  readonly subscriptionUpdatedAt: number | null;
+}
+
+/** A stored subscription, as the push sender (a later issue) will read it. */
+export interface StoredSubscription extends PushSubscriptionBody {
+  readonly deliveryId: string;
+  readonly updatedAt: number;
+}
+
+export type PutDeliveryOutcome = 'created' | 'updated' | 'full';
+
+export class BurrowStore {
+  constructor(private readonly sql: SqlStorage) {}
+
+  isEnrolled(): boolean {
+    const tables = this.sql
+      .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'burrow'")
+      .toArray();
+    return tables.length > 0 && this.sql.exec('SELECT 1 FROM burrow').toArray().length === 1;
+  }
+
+  /** Creates the record; false if this object already holds one (a burrowId collision: 2^-128). */
+  enroll(tokenHash: string, now: number): boolean {
+    for (const statement of SCHEMA) this.sql.exec(statement);
+    if (this.sql.exec('SELECT 1 FROM burrow').toArray().length > 0) return false;
+    this.sql.exec(
+      'INSERT INTO burrow (singleton, token_hash, created_at, next_client_id, next_agent_id) VALUES (1, ?, ?, 1, 1)',
+      tokenHash,
+      now,
+    );
+    return true;
+  }
+
+  tokenHash(): string | null {
+    if (!this.isEnrolled()) return null;
+    return this.sql.exec<{ token_hash: string }>('SELECT token_hash FROM burrow').one().token_hash;
+  }
+
+  /** Strictly increasing per kind, durable, so a connId is never reused even across eviction. */
+  nextId(kind: 'client' | 'agent'): number {
+    const column = kind === 'client' ? 'next_client_id' : 'next_agent_id';
+    const row = this.sql
+      .exec<{ id: number }>(`UPDATE burrow SET ${column} = ${column} + 1 RETURNING ${column} - 1 AS id`)
+      .one();
+    return row.id;
+  }
+
+  listDeliveries(): DeliveryRow[] {
+    return this.sql
+      .exec<{ delivery_id: string; registered_at: number; updated_at: number | null }>(
+        `SELECT d.delivery_id, d.registered_at, s.updated_at FROM deliveries d
+         LEFT JOIN subscriptions s ON s.delivery_id = d.delivery_id ORDER BY d.registered_at, d.delivery_id`,
+      )
+      .toArray()
+      .map((r) => ({
+        deliveryId: r.delivery_id,
+        registeredAt: r.registered_at,
+        subscriptionUpdatedAt: r.updated_at,
+      }));
+  }
+
+  /** Registers a delivery or replaces its token hash (re-pairing the same phone). */
+  putDelivery(deliveryId: string, tokenHash: string, now: number): PutDeliveryOutcome {
+    if (this.deliveryTokenHash(deliveryId) !== null) {
+      this.sql.exec('UPDATE deliveries SET token_hash = ? WHERE delivery_id = ?', tokenHash, deliveryId);
+      return 'updated';
+    }
+    const count = this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM deliveries').one().n;
+    if (count >= MAX_DELIVERIES_PER_BURROW) return 'full';
+    this.sql.exec(
+      'INSERT INTO deliveries (delivery_id, token_hash, registered_at) VALUES (?, ?, ?)',
+      deliveryId,
+      tokenHash,
+      now,
+    );
+    return 'created';
+  }
+
+  /** Revokes a delivery and drops its subscription: no later push can reach that phone. */
+  deleteDelivery(deliveryId: string): boolean {
+    this.sql.exec('DELETE FROM subscriptions WHERE delivery_id = ?', deliveryId);
+    const cursor = this.sql.exec('DELETE FROM deliveries WHERE delivery_id = ?', deliveryId);
+    return cursor.rowsWritten > 0;
+  }
+
+  deliveryTokenHash(deliveryId: string): string | null {
+    const rows = this.sql
+      .exec<{ token_hash: string }>('SELECT token_hash FROM deliveries WHERE delivery_id = ?', deliveryId)
+      .toArray();
+    return rows[0]?.token_hash ?? null;
+  }
+
+  putSubscription(deliveryId: string, subscription: PushSubscriptionBody, now: number): void {
+    this.sql.exec(
+      `INSERT INTO subscriptions (delivery_id, endpoint, p256dh, auth, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (delivery_id) DO UPDATE SET endpoint = excluded.endpoint, p256dh = excluded.p256dh,
+         auth = excluded.auth, updated_at = excluded.updated_at`,
+      deliveryId,
+      subscription.endpoint,
+      subscription.keys.p256dh,
+      subscription.keys.auth,
+      now,
+    );
+  }
+
+  deleteSubscription(deliveryId: string): boolean {
+    return this.sql.exec('DELETE FROM subscriptions WHERE delivery_id = ?', deliveryId).rowsWritten > 0;
+  }
+
+  /**
+   * PUSH SEAM: the Burrow-authenticated push-send route (a later issue) intersects its named targets with
+   * this, encrypts each envelope for its subscription (RFC 8291) and deletes subscriptions the push service
+   * reports gone. Nothing calls it yet.
+   */
+  subscriptionsFor(deliveryIds: readonly string[]): StoredSubscription[] {
+    const out: StoredSubscription[] = [];
+    for (const id of deliveryIds) {
+      const rows = this.sql
+        .exec<{ endpoint: string; p256dh: string; auth: string; updated_at: number }>(
+          'SELECT endpoint, p256dh, auth, updated_at FROM subscriptions WHERE delivery_id = ?',
+          id,
+        )
+        .toArray();
+      const r = rows[0];
+      if (r)
+        out.push({
+          deliveryId: id,
+          endpoint: r.endpoint,
+          keys: { p256dh: r.p256dh, auth: r.auth },
+          updatedAt: r.updated_at,
+        });
+    }
+    return out;
+  }
+}

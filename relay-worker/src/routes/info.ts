@@ -1,0 +1,19 @@
+import { PROTOCOL_VERSION, type RelayInfo } from '@burrow/protocol';
+import type { Hono } from 'hono';
+import { PUBLISHED_LIMITS } from '../limits.js';
+import type { AppEnv } from '../services.js';
+
+/** `GET /v1/info`: what a Burrow or phone needs to know about this relay. [SPEC: R-HTTP-1] */
+export function infoRoutes(app: Hono<AppEnv>): void {
+  app.get('/v1/info', (c) => {
+    const services = c.get('services');
+    const body: RelayInfo = {
+      service: 'burrow-relay',
+      protocolVersion: PROTOCOL_VERSION,
+      vapidPublicKey: services.vapidPublicKey,
+      enrollmentGated: services.enrollSecret !== null,
+      limits: { ...PUBLISHED_LIMITS },
+    };
+    return c.json(body, 200, { 'Cache-Control': 'no-store' });
+  });
+}

@@ -1,0 +1,40 @@
+import { BURROW_ID_BYTES, CLOSE_MESSAGES, CloseCode, ErrorCode, isBase64urlOfLength } from '@burrow/protocol';
+import type { Hono } from 'hono';
+import { jsonError } from '../json-error.js';
+import type { AppEnv } from '../services.js';
+import { sourceKey } from '../source-key.js';
+import { bearerToken } from '../tokens.js';
+
+/**
+ * `GET /v1/burrows/:id/agent` and `/client`: WebSocket upgrades, forwarded to the Burrow's object after the
+ * cheap checks. The agent gets HTTP errors (it can read them); a phone's browser cannot read the status of a
+ * failed upgrade, so a phone refused for rate is accepted and closed RATE_LIMITED. [SPEC: R-HTTP-5, R-LIM-4]
+ */
+export function socketRoutes(app: Hono<AppEnv>): void {
+  for (const role of ['agent', 'client'] as const) {
+    app.get(`/v1/burrows/:id/${role}`, async (c) => {
+      const services = c.get('services');
+      const burrowId = c.req.param('id');
+      if (!isBase64urlOfLength(burrowId, BURROW_ID_BYTES))
+        return jsonError(ErrorCode.NOT_FOUND, 'unknown burrow');
+      if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
+        return jsonError(ErrorCode.UPGRADE_REQUIRED, 'this is a WebSocket endpoint');
+      }
+      if (role === 'agent' && bearerToken(c.req.header('Authorization')) === null) {
+        return jsonError(ErrorCode.UNAUTHORIZED, 'bad or missing burrow token');
+      }
+      const limit = await services.takeSourceToken(
+        sourceKey(c.req.header('CF-Connecting-IP') ?? null),
+        'connect',
+      );
+      if (!limit.allowed) {
+        if (role === 'client')
+          return services.refuseSocket(CloseCode.RATE_LIMITED, CLOSE_MESSAGES[CloseCode.RATE_LIMITED]);
+        return jsonError(ErrorCode.RATE_LIMITED, 'too many connections from this address', {
+          'Retry-After': String(Math.ceil(limit.retryAfterMs / 1000)),
+        });
+      }
+      return services.burrow(burrowId).fetch(c.req.raw);
+    });
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * What the route modules need from the runtime, as an interface, so routes stay runtime-neutral (Hono
+ * handlers over Web `Request`/`Response`) and the Workers bindings live in one place (`worker-services.ts`).
+ */
+import type { DeliveryListResponse, PushSubscriptionBody } from '@burrow/protocol';
+import type { ApiResult } from './api-result.js';
+import type { BurrowStatus } from './burrow-object.js';
+import type { SourceLimitKind, SourceTakeOutcome } from './source-limiter.js';
+
+/** One Burrow's Durable Object, as the routes call it. */
+export interface BurrowApi {
+  enroll(tokenHash: string): Promise<boolean>;
+  status(burrowToken: string): Promise<ApiResult<BurrowStatus>>;
+  listDeliveries(burrowToken: string): Promise<ApiResult<DeliveryListResponse>>;
+  putDelivery(
+    burrowToken: string,
+    deliveryId: string,
+    tokenHash: string,
+  ): Promise<ApiResult<'created' | 'updated'>>;
+  deleteDelivery(burrowToken: string, deliveryId: string): Promise<ApiResult<null>>;
+  putSubscription(
+    deliveryId: string,
+    deliveryToken: string,
+    subscription: PushSubscriptionBody,
+  ): Promise<ApiResult<null>>;
+  deleteSubscription(deliveryId: string, deliveryToken: string): Promise<ApiResult<null>>;
+  /** WebSocket upgrades for `/agent` and `/client`. */
+  fetch(request: Request): Promise<Response>;
+}
+
+export interface RelayServices {
+  burrow(burrowId: string): BurrowApi;
+  takeSourceToken(sourceKey: string, kind: SourceLimitKind): Promise<SourceTakeOutcome>;
+  /** A WebSocket upgrade answered by accepting and closing at once with `code` (what a browser can read). */
+  refuseSocket(code: number, reason: string): Response;
+  fetchAsset(request: Request): Promise<Response>;
+  readonly enrollSecret: string | null;
+  readonly vapidPublicKey: string | null;
+}
+
+export interface AppEnv {
+  Variables: { services: RelayServices };
+}

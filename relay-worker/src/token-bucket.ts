@@ -1,0 +1,59 @@
+/**
+ * A pure token bucket: state in, state out, the clock passed in. [SPEC: R-LIM-2]
+ * Starts full; one token returns every `refillIntervalMs`, never above `capacity`.
+ */
+export interface TokenBucketConfig {
+  /** Largest burst, in requests. */
+  readonly capacity: number;
+  /** Milliseconds for one token to come back. */
+  readonly refillIntervalMs: number;
+}
+
+export interface TokenBucketState {
+  readonly tokens: number;
+  /** Clock reading (ms) that `tokens` is valid at. */
+  readonly at: number;
+}
+
+export function checkBucketConfig(config: TokenBucketConfig): void {
+  if (!Number.isInteger(config.capacity) || config.capacity < 1)
+    throw new RangeError('capacity must be an integer ≥ 1');
+  if (!Number.isFinite(config.refillIntervalMs) || config.refillIntervalMs <= 0) {
+    throw new RangeError('refillIntervalMs must be > 0');
+  }
+}
+
+export function fullBucket(config: TokenBucketConfig, now: number): TokenBucketState {
+  checkBucketConfig(config);
+  return { tokens: config.capacity, at: now };
+}
+
+/** Refills for the time elapsed since `state.at`. A clock that went backwards refills nothing. */
+export function refill(config: TokenBucketConfig, state: TokenBucketState, now: number): TokenBucketState {
+  const elapsed = Math.max(0, now - state.at);
+  const tokens = Math.min(config.capacity, state.tokens + elapsed / config.refillIntervalMs);
+  return { tokens, at: Math.max(now, state.at) };
+}
+
+export interface TakeResult {
+  readonly allowed: boolean;
+  readonly state: TokenBucketState;
+  /** When refused: ms until one token is back (for `Retry-After`). */
+  readonly retryAfterMs: number;
+}
+
+export function take(
+  config: TokenBucketConfig,
+  state: TokenBucketState | undefined,
+  now: number,
+): TakeResult {
+  if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('now must be a finite number');
+  const current = refill(config, state ?? fullBucket(config, now), now);
+  if (current.tokens >= 1)
+    return { allowed: true, state: { tokens: current.tokens - 1, at: current.at }, retryAfterMs: 0 };
+  return {
+    allowed: false,
+    state: current,
+    retryAfterMs: Math.ceil((1 - current.tokens) * config.refillIntervalMs),
+  };
+}

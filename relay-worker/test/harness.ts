@@ -1,0 +1,161 @@
+/**
+ * Starts the real relay under `wrangler dev` (workerd) on free loopback ports and stops it. Used by the
+ * relay's own tests, its bench, and the integration tests in `tests/`.
+ *
+ *   const relay = await startRelay({ vars: { ENROLL_SECRET: 's3cret' } });
+ *   fetch(`${relay.url}/v1/info`); new WebSocket(`${relay.wsUrl}/v1/burrows/${id}/client`);
+ *   await relay.stop();
+ *
+ * Each relay gets its own temporary `--persist-to` directory (its Durable Object storage), removed by
+ * `stop()` unless `keepState` is set. Static assets come from `assetsDir` (default: a fixture folder), so
+ * tests never depend on Pocket's build.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** The workspace root (holds `wrangler.toml`). */
+export const REPO_ROOT = resolve(HERE, '..', '..');
+export const FIXTURE_ASSETS_DIR = join(HERE, 'fixture-assets');
+const WRANGLER_BIN = join(REPO_ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+
+/** How long a cold `wrangler dev` (bundle + workerd start) may take on a loaded 2-core machine. */
+const DEFAULT_READY_TIMEOUT_MS = 90_000;
+const READY_POLL_MS = 200;
+const STOP_GRACE_MS = 5_000;
+/** Bound on the log kept in memory for failure messages (characters). */
+const MAX_LOG_CHARS = 64_000;
+
+export interface StartRelayOptions {
+  /** `--var NAME:VALUE` for each entry (e.g. `ENROLL_SECRET`). */
+  readonly vars?: Readonly<Record<string, string>>;
+  readonly assetsDir?: string;
+  readonly readyTimeoutMs?: number;
+  /** Keep the persist directory after `stop()` (to inspect what the relay stored). */
+  readonly keepState?: boolean;
+}
+
+export interface RelayHandle {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  /** `ws://127.0.0.1:<port>` */
+  readonly wsUrl: string;
+  readonly port: number;
+  /** The relay's `--persist-to` directory (Durable Object SQLite files live under it). */
+  readonly persistDir: string;
+  /** What wrangler printed so far (bounded). */
+  log(): string;
+  /** Stops wrangler and workerd (the whole process group) and removes the state unless kept. */
+  stop(): Promise<void>;
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export async function startRelay(options: StartRelayOptions = {}): Promise<RelayHandle> {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const persistDir = await mkdtemp(join(tmpdir(), 'burrow-relay-'));
+  const args = [
+    WRANGLER_BIN,
+    'dev',
+    '--config',
+    join(REPO_ROOT, 'wrangler.toml'),
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspectorPort),
+    '--persist-to',
+    persistDir,
+    '--assets',
+    options.assetsDir ?? FIXTURE_ASSETS_DIR,
+    '--show-interactive-dev-session=false',
+    '--log-level',
+    'warn',
+  ];
+  for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
+
+  let log = '';
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    // Own process group, so stop() reaches workerd too.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      // No network here: don't try to fetch Request.cf, send metrics or check for updates.
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      WRANGLER_SEND_METRICS: 'false',
+      WRANGLER_LOG_PATH: join(persistDir, 'logs'),
+      NO_UPDATE_NOTIFIER: '1',
+    },
+  });
+  const append = (chunk: Buffer) => {
+    log = (log + chunk.toString('utf8')).slice(-MAX_LOG_CHARS);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await killGroup(child, exited);
+    if (!options.keepState) await rm(persistDir, { recursive: true, force: true });
+  };
+  try {
+    await waitReady(url, child, options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
+  } catch (error) {
+    await stop();
+    throw new Error(`relay did not start: ${(error as Error).message}\n--- wrangler output ---\n${log}`);
+  }
+  return { url, wsUrl: `ws://127.0.0.1:${port}`, port, persistDir, log: () => log, stop };
+}
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/v1/info`, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, READY_POLL_MS));
+  }
+  throw new Error(`no answer from ${url}/v1/info within ${timeoutMs} ms`);
+}
+
+async function killGroup(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  const signal = (s: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, s);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  signal('SIGTERM');
+  const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), STOP_GRACE_MS));
+  if ((await Promise.race([exited, timer])) === 'timeout') {
+    signal('SIGKILL');
+    await exited;
+  }
+  // workerd may outlive wrangler's exit by a moment; make sure nothing of the group is left.
+  signal('SIGKILL');
+}

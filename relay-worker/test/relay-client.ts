@@ -1,0 +1,153 @@
+/**
+ * Small test-side clients for the relay: enrollment, and WebSockets with an awaitable message queue.
+ * Exported for the relay's tests, its bench and the integration tests.
+ */
+import { decodeEnrollResponse, type EnrollResponse } from '@burrow/protocol';
+import WebSocket from 'ws';
+
+/** Bound on queued unread messages per test socket; a test that lets more pile up has a bug. */
+const MAX_QUEUED_MESSAGES = 10_000;
+const DEFAULT_WAIT_MS = 10_000;
+
+let sourceCounter = 0;
+/**
+ * A fresh simulated source address. `wrangler dev` passes a client's `CF-Connecting-IP` through (Cloudflare's
+ * edge overwrites it in production), so tests can give each scenario its own per-source rate limits.
+ */
+export function freshSource(): string {
+  sourceCounter += 1;
+  // 198.18.0.0/15 is reserved for benchmarking (RFC 2544): never a real client.
+  return `198.18.${(sourceCounter >> 8) & 0xff}.${sourceCounter & 0xff}`;
+}
+
+export async function enroll(
+  url: string,
+  init: { source?: string; secret?: string } = {},
+): Promise<EnrollResponse> {
+  const headers: Record<string, string> = { 'CF-Connecting-IP': init.source ?? freshSource() };
+  if (init.secret !== undefined) headers.Authorization = `Bearer ${init.secret}`;
+  const response = await fetch(`${url}/v1/burrows`, { method: 'POST', headers });
+  if (response.status !== 201) throw new Error(`enroll: HTTP ${response.status} ${await response.text()}`);
+  return decodeEnrollResponse(await response.json());
+}
+
+export type Received =
+  | { readonly kind: 'binary'; readonly data: Uint8Array }
+  | { readonly kind: 'text'; readonly data: string };
+
+export interface TestSocket {
+  readonly ws: WebSocket;
+  /** The next message (waits up to `timeoutMs`). */
+  next(timeoutMs?: number): Promise<Received>;
+  /** Resolves with the close code once the socket closed. */
+  readonly closed: Promise<{ code: number; reason: string }>;
+  /** Messages received and not yet read. */
+  pending(): number;
+  send(data: Uint8Array | string): void;
+  close(code?: number): void;
+}
+
+export interface OpenOptions {
+  readonly headers?: Record<string, string>;
+  readonly source?: string;
+}
+
+/** Opens a WebSocket; rejects with the HTTP status when the upgrade is refused. */
+export function openSocket(url: string, options: OpenOptions = {}): Promise<TestSocket> {
+  const headers = { 'CF-Connecting-IP': options.source ?? freshSource(), ...options.headers };
+  const ws = new WebSocket(url, { headers, maxPayload: 1 << 20 });
+  const queue: Received[] = [];
+  const waiters: Array<(m: Received) => void> = [];
+  let overflow = false;
+  ws.on('message', (data, isBinary) => {
+    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    const m: Received = isBinary
+      ? { kind: 'binary', data: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) }
+      : { kind: 'text', data: buf.toString('utf8') };
+    const waiter = waiters.shift();
+    if (waiter) waiter(m);
+    else if (queue.length < MAX_QUEUED_MESSAGES) queue.push(m);
+    else overflow = true;
+  });
+  const closed = new Promise<{ code: number; reason: string }>((r) => {
+    ws.on('close', (code, reason) => r({ code, reason: reason.toString('utf8') }));
+    // `ws` reports 'close' only when TCP ends. Local workerd keeps a connection whose close the Durable Object
+    // started open until the object hibernates (~10 s), although the close frame (with its code) arrives at
+    // once; a browser shows the code from that frame. So resolve on the close frame, via ws's receiver.
+    ws.once('open', () => {
+      const receiver = (ws as unknown as { _receiver?: NodeJS.EventEmitter })._receiver;
+      receiver?.once('conclude', (code: number, reason: Buffer) =>
+        r({ code, reason: reason.toString('utf8') }),
+      );
+    });
+  });
+  const socket: TestSocket = {
+    ws,
+    closed,
+    pending: () => queue.length,
+    next(timeoutMs = DEFAULT_WAIT_MS) {
+      if (overflow) return Promise.reject(new Error('test socket queue overflowed'));
+      const queued = queue.shift();
+      if (queued) return Promise.resolve(queued);
+      return new Promise((resolveNext, reject) => {
+        const timer = setTimeout(() => {
+          const i = waiters.indexOf(deliver);
+          if (i >= 0) waiters.splice(i, 1);
+          reject(new Error(`no message within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const deliver = (m: Received) => {
+          clearTimeout(timer);
+          resolveNext(m);
+        };
+        waiters.push(deliver);
+        void closed.then(({ code }) => {
+          if (waiters.includes(deliver)) {
+            waiters.splice(waiters.indexOf(deliver), 1);
+            clearTimeout(timer);
+            reject(new Error(`socket closed (${code}) while waiting for a message`));
+          }
+        });
+      });
+    },
+    send: (data) => ws.send(data),
+    close: (code = 1000) => ws.close(code),
+  };
+  return new Promise((resolveOpen, reject) => {
+    ws.once('open', () => resolveOpen(socket));
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => {
+        body += c.toString('utf8');
+      });
+      res.on('end', () => reject(new UpgradeRefused(res.statusCode ?? 0, body)));
+    });
+    ws.once('error', (error) => reject(error));
+  });
+}
+
+export class UpgradeRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`upgrade refused: HTTP ${status} ${body}`);
+  }
+}
+
+export function openAgent(wsUrl: string, burrowId: string, burrowToken: string, options: OpenOptions = {}) {
+  return openSocket(`${wsUrl}/v1/burrows/${burrowId}/agent`, {
+    ...options,
+    headers: { Authorization: `Bearer ${burrowToken}`, ...options.headers },
+  });
+}
+
+export function openClient(wsUrl: string, burrowId: string, options: OpenOptions = {}) {
+  return openSocket(`${wsUrl}/v1/burrows/${burrowId}/client`, options);
+}
+
+/** Next message, which must be binary. */
+export async function nextBinary(socket: TestSocket, timeoutMs?: number): Promise<Uint8Array> {
+  const m = await socket.next(timeoutMs);
+  if (m.kind !== 'binary') throw new Error(`expected a binary frame, got text ${JSON.stringify(m.data)}`);
+  return m.data;
+}

@@ -1,0 +1,342 @@
+/**
+ * The relay's sockets on workerd (`wrangler dev`): authentication, forwarding, notifications, limits,
+ * keep-alive, byte-exactness, and hibernation (eviction and wake with sockets alive). [SPEC: R-ROUTE-*, R-FRAME-*]
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  AgentFrameType,
+  CloseCode,
+  decodeRelayToAgentFrame,
+  encodeCloseClientFrame,
+  encodeDataFrame,
+  KEEPALIVE_PING,
+  KEEPALIVE_PONG,
+  type RelayToAgentFrame,
+} from '@burrow/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RelayHandle, startRelay } from './harness.js';
+import {
+  enroll,
+  freshSource,
+  nextBinary,
+  openAgent,
+  openClient,
+  type TestSocket,
+  UpgradeRefused,
+} from './relay-client.js';
+
+let relay: RelayHandle;
+beforeAll(async () => {
+  relay = await startRelay();
+});
+afterAll(async () => {
+  await relay?.stop();
+});
+
+async function nextFrame(agent: TestSocket): Promise<RelayToAgentFrame> {
+  return decodeRelayToAgentFrame(await nextBinary(agent));
+}
+
+async function setup() {
+  const enrolled = await enroll(relay.url);
+  const agent = await openAgent(relay.wsUrl, enrolled.burrowId, enrolled.burrowToken);
+  return { ...enrolled, agent };
+}
+
+/** A phone connected and announced to the agent; returns its connId. */
+async function connect(burrowId: string, agent: TestSocket): Promise<{ client: TestSocket; connId: number }> {
+  const client = await openClient(relay.wsUrl, burrowId);
+  const frame = await nextFrame(agent);
+  if (frame.type !== 'client_open') throw new Error(`expected CLIENT_OPEN, got ${frame.type}`);
+  return { client, connId: frame.connId };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<number> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof UpgradeRefused) return error.status;
+    throw error;
+  }
+  throw new Error('upgrade unexpectedly accepted');
+}
+
+const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+const random = (n: number) =>
+  new Uint8Array(Array.from({ length: n }, () => Math.floor(Math.random() * 256)));
+
+describe('agent socket authentication [R-ROUTE-1, R-HTTP-5]', () => {
+  it('refuses missing, malformed, wrong and other-Burrow tokens with 401, unknown ids with 404', async () => {
+    const a = await enroll(relay.url);
+    const b = await enroll(relay.url);
+    const url = `${relay.wsUrl}/v1/burrows/${a.burrowId}/agent`;
+    const { openSocket } = await import('./relay-client.js');
+    expect(await refusal(openSocket(url))).toBe(401);
+    expect(await refusal(openSocket(url, { headers: { Authorization: 'Bearer nope' } }))).toBe(401);
+    expect(await refusal(openSocket(url, { headers: { Authorization: `Basic ${a.burrowToken}` } }))).toBe(
+      401,
+    );
+    expect(await refusal(openAgent(relay.wsUrl, a.burrowId, b.burrowToken))).toBe(401);
+    expect(await refusal(openAgent(relay.wsUrl, 'AAAAAAAAAAAAAAAAAAAAAA', a.burrowToken))).toBe(404);
+    expect(await refusal(openAgent(relay.wsUrl, 'not-an-id', a.burrowToken))).toBe(404);
+    const agent = await openAgent(relay.wsUrl, a.burrowId, a.burrowToken);
+    agent.close();
+  });
+
+  it('answers a plain GET on a socket route with 426 JSON', async () => {
+    const a = await enroll(relay.url);
+    const response = await fetch(`${relay.url}/v1/burrows/${a.burrowId}/client`);
+    expect(response.status).toBe(426);
+    expect(await response.json()).toMatchObject({ error: { code: 'upgrade_required' } });
+  });
+});
+
+describe('forwarding [R-ROUTE-2..5]', () => {
+  it('closes a phone with AGENT_OFFLINE (4000) when no agent is connected', async () => {
+    const { burrowId } = await enroll(relay.url);
+    const client = await openClient(relay.wsUrl, burrowId);
+    expect((await client.closed).code).toBe(CloseCode.AGENT_OFFLINE);
+  });
+
+  it('announces a phone, forwards both ways with its connId, and reports its close code', async () => {
+    const { burrowId, agent } = await setup();
+    const { client, connId } = await connect(burrowId, agent);
+    expect(connId).toBeGreaterThanOrEqual(1);
+    const up = random(100);
+    client.send(up);
+    expect(await nextFrame(agent)).toEqual({ type: 'data', connId, payload: up });
+    const down = random(200);
+    agent.send(encodeDataFrame(connId, down));
+    expect(await nextBinary(client)).toEqual(down);
+    client.close(4321);
+    expect(await nextFrame(agent)).toEqual({ type: 'client_closed', connId, code: 4321 });
+    agent.close();
+  });
+
+  it('keeps many phones apart: frames for one connection never reach another', async () => {
+    const { burrowId, agent } = await setup();
+    const phones: Array<{ client: TestSocket; connId: number }> = [];
+    for (let i = 0; i < 8; i++) phones.push(await connect(burrowId, agent));
+    expect(new Set(phones.map((p) => p.connId)).size).toBe(8);
+    for (const [i, p] of phones.entries()) p.client.send(new Uint8Array([i, ...random(31)]));
+    const seen = new Map<number, number>();
+    for (let i = 0; i < phones.length; i++) {
+      const frame = await nextFrame(agent);
+      if (frame.type !== 'data') throw new Error('expected DATA');
+      seen.set(frame.connId, frame.payload[0]!);
+    }
+    for (const [i, p] of phones.entries()) expect(seen.get(p.connId)).toBe(i);
+    for (const [i, p] of phones.entries()) agent.send(encodeDataFrame(p.connId, new Uint8Array([0xa0, i])));
+    for (const [i, p] of phones.entries())
+      expect(await nextBinary(p.client)).toEqual(new Uint8Array([0xa0, i]));
+    await settle();
+    for (const p of phones) expect(p.client.pending()).toBe(0);
+    expect(agent.pending()).toBe(0);
+    agent.close();
+  });
+
+  it('closes a phone with the Burrow code the agent asks for, without echoing CLIENT_CLOSED', async () => {
+    const { burrowId, agent } = await setup();
+    const { client, connId } = await connect(burrowId, agent);
+    agent.send(encodeCloseClientFrame(connId, CloseCode.DEVICE_REVOKED));
+    expect((await client.closed).code).toBe(CloseCode.DEVICE_REVOKED);
+    await settle();
+    expect(agent.pending()).toBe(0);
+    // A late frame for that connection is dropped, not an error: the agent stays connected.
+    agent.send(encodeDataFrame(connId, random(8)));
+    const other = await connect(burrowId, agent);
+    expect(other.connId).toBeGreaterThan(connId);
+    agent.close();
+  });
+
+  it('a newer agent replaces the older (4001); phones of the old one are closed AGENT_DISCONNECTED', async () => {
+    const { burrowId, burrowToken, agent } = await setup();
+    const { client } = await connect(burrowId, agent);
+    const newer = await openAgent(relay.wsUrl, burrowId, burrowToken);
+    expect((await agent.closed).code).toBe(CloseCode.AGENT_REPLACED);
+    expect((await client.closed).code).toBe(CloseCode.AGENT_DISCONNECTED);
+    const fresh = await connect(burrowId, newer);
+    fresh.client.send(random(10));
+    expect((await nextFrame(newer)).type).toBe('data');
+    newer.close();
+    expect((await fresh.client.closed).code).toBe(CloseCode.AGENT_DISCONNECTED);
+  });
+});
+
+describe('frames and limits [R-FRAME-*, R-LIM-*]', () => {
+  it('forwards a 65535-byte phone frame and closes one of 65536 bytes with FRAME_TOO_LARGE (4003)', async () => {
+    const { burrowId, agent } = await setup();
+    const { client, connId } = await connect(burrowId, agent);
+    const max = random(65535);
+    client.send(max);
+    expect(await nextFrame(agent)).toEqual({ type: 'data', connId, payload: max });
+    client.send(random(65536));
+    expect((await client.closed).code).toBe(CloseCode.FRAME_TOO_LARGE);
+    expect(await nextFrame(agent)).toEqual({
+      type: 'client_closed',
+      connId,
+      code: CloseCode.FRAME_TOO_LARGE,
+    });
+    agent.close();
+  });
+
+  it('closes an agent that sends an oversize or malformed frame', async () => {
+    const a = await setup();
+    const tooBig = new Uint8Array(5 + 65536);
+    tooBig.set([AgentFrameType.DATA, 0, 0, 0, 1]);
+    a.agent.send(tooBig);
+    expect((await a.agent.closed).code).toBe(CloseCode.FRAME_TOO_LARGE);
+    const b = await setup();
+    b.agent.send(new Uint8Array([AgentFrameType.CLIENT_OPEN, 0, 0, 0, 1]));
+    expect((await b.agent.closed).code).toBe(CloseCode.MALFORMED_FRAME);
+  });
+
+  it('closes a phone that sends a text frame other than the keep-alive with MALFORMED_FRAME (4006)', async () => {
+    const { burrowId, agent } = await setup();
+    const { client, connId } = await connect(burrowId, agent);
+    client.send('hello');
+    expect((await client.closed).code).toBe(CloseCode.MALFORMED_FRAME);
+    expect(await nextFrame(agent)).toEqual({
+      type: 'client_closed',
+      connId,
+      code: CloseCode.MALFORMED_FRAME,
+    });
+    agent.close();
+  });
+
+  it('answers the keep-alive ping on both sockets without bothering the agent [R-KEEP-1]', async () => {
+    const { burrowId, agent } = await setup();
+    const { client } = await connect(burrowId, agent);
+    client.send(KEEPALIVE_PING);
+    expect(await client.next()).toEqual({ kind: 'text', data: KEEPALIVE_PONG });
+    agent.send(KEEPALIVE_PING);
+    expect(await agent.next()).toEqual({ kind: 'text', data: KEEPALIVE_PONG });
+    await settle();
+    expect(agent.pending()).toBe(0);
+    agent.close();
+  });
+
+  it('bounds phones per Burrow: the 17th is closed TOO_MANY_CLIENTS (4004)', async () => {
+    const { burrowId, agent } = await setup();
+    const phones: TestSocket[] = [];
+    for (let i = 0; i < 16; i++) phones.push((await connect(burrowId, agent)).client);
+    const extra = await openClient(relay.wsUrl, burrowId);
+    expect((await extra.closed).code).toBe(CloseCode.TOO_MANY_CLIENTS);
+    phones[0]!.close();
+    expect((await nextFrame(agent)).type).toBe('client_closed');
+    const again = await connect(burrowId, agent);
+    again.client.close();
+    agent.close();
+  });
+
+  it('bounds the phone connection rate per Burrow: after a burst of 20, RATE_LIMITED (4005)', async () => {
+    const { burrowId, agent } = await setup();
+    for (let i = 0; i < 20; i++) {
+      const { client } = await connect(burrowId, agent);
+      client.close();
+      expect((await nextFrame(agent)).type).toBe('client_closed');
+    }
+    const limited = await openClient(relay.wsUrl, burrowId);
+    expect((await limited.closed).code).toBe(CloseCode.RATE_LIMITED);
+    agent.close();
+  });
+
+  it('bounds connections per source: after 30, agents get 429 and phones RATE_LIMITED', async () => {
+    const { burrowId } = await enroll(relay.url);
+    const source = freshSource();
+    const wrong = 'A'.repeat(43);
+    // A wrong (well-formed) token is refused 401 after the rate check, so each attempt spends a token.
+    // The bucket refills one per second while we work, so allow for the seconds the loop takes.
+    const started = Date.now();
+    let refused401 = 0;
+    for (;;) {
+      const status = await refusal(openAgent(relay.wsUrl, burrowId, wrong, { source }));
+      if (status === 429) break;
+      expect(status).toBe(401);
+      refused401 += 1;
+      expect(refused401).toBeLessThanOrEqual(30 + Math.ceil((Date.now() - started) / 1000));
+    }
+    expect(refused401).toBeGreaterThanOrEqual(30);
+    const phone = await openClient(relay.wsUrl, burrowId, { source });
+    expect((await phone.closed).code).toBe(CloseCode.RATE_LIMITED);
+  });
+});
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
+  }
+  return out;
+}
+
+describe('the relay is blind [DESIGN §2, R-STORE-1]', () => {
+  it('forwards every byte exactly as received and stores nothing of any frame', async () => {
+    const { burrowId, burrowToken, agent } = await setup();
+    // A delivery id the relay *does* store, to prove the storage scan can find what is there.
+    const deliveryId = 'c3RvcmVkLWRlbGl2ZXJ5LQ';
+    const put = await fetch(`${relay.url}/v1/burrows/${burrowId}/deliveries/${deliveryId}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${burrowToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ tokenHash: 'A'.repeat(43) }),
+    });
+    expect(put.status).toBe(201);
+    const marker = `BURROW-PLAINTEXT-MARKER-${Math.random().toString(36).slice(2)}`;
+    const markerBytes = new TextEncoder().encode(marker);
+    const { client, connId } = await connect(burrowId, agent);
+    for (const size of [1, 2, 5, 17, 1000, 32 * 1024, 65535]) {
+      const up = random(size);
+      if (size >= markerBytes.length) up.set(markerBytes, 0);
+      client.send(up);
+      expect(await nextFrame(agent)).toEqual({ type: 'data', connId, payload: up });
+      const down = random(size);
+      if (size >= markerBytes.length) down.set(markerBytes, size - markerBytes.length);
+      agent.send(encodeDataFrame(connId, down));
+      expect(await nextBinary(client)).toEqual(down);
+    }
+    client.close();
+    agent.close();
+    await settle(500);
+    const files = await filesUnder(relay.persistDir);
+    const contents = await Promise.all(files.map((f) => readFile(f)));
+    expect(contents.some((c) => c.includes(Buffer.from(deliveryId)))).toBe(true);
+    for (const [i, c] of contents.entries())
+      expect(c.includes(Buffer.from(markerBytes)), files[i]).toBe(false);
+  });
+});
+
+describe('hibernation [R-DO-1..4]', () => {
+  it('is evicted while idle and wakes with its sockets and routing intact', async () => {
+    const { burrowId, burrowToken, agent } = await setup();
+    const { client, connId } = await connect(burrowId, agent);
+    const status = async () => {
+      const r = await fetch(`${relay.url}/v1/burrows/${burrowId}/status`, {
+        headers: { Authorization: `Bearer ${burrowToken}` },
+      });
+      return (await r.json()) as { agentConnected: boolean; clients: number; objectStartedAt: number };
+    };
+    const before = await status();
+    expect(before).toMatchObject({ agentConnected: true, clients: 1 });
+    // workerd evicts an object ~10 s after its last event; keep-alive pings are answered by the runtime and
+    // must not count as events.
+    for (let i = 0; i < 6; i++) {
+      await settle(2_000);
+      client.send(KEEPALIVE_PING);
+      expect(await client.next()).toEqual({ kind: 'text', data: KEEPALIVE_PONG });
+    }
+    await settle(1_000);
+    const up = random(64);
+    client.send(up);
+    expect(await nextFrame(agent)).toEqual({ type: 'data', connId, payload: up });
+    agent.send(encodeDataFrame(connId, up));
+    expect(await nextBinary(client)).toEqual(up);
+    const after = await status();
+    expect(after).toMatchObject({ agentConnected: true, clients: 1 });
+    expect(after.objectStartedAt).toBeGreaterThan(before.objectStartedAt);
+    // connIds keep increasing across the wake.
+    const second = await connect(burrowId, agent);
+    expect(second.connId).toBeGreaterThan(connId);
+    agent.close();
+  }, 40_000);
+});
