@@ -47,7 +47,7 @@ export class ShellIntegration {
     this.#nonce = nonce === null ? null : new TextEncoder().encode(nonce);
   }
 
-  /** Code units held for the next command start (for the parser's retained-state bound). */
+  /** Bytes (two per UTF-16 code unit) held for the next command start, for the retained-state bound. */
   retainedBytes(): number {
     return this.#pendingCommandLine === null ? 0 : this.#pendingCommandLine.length * 2;
   }
