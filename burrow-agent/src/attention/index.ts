@@ -18,6 +18,7 @@ export {
   MAX_SESSIONS,
   type SessionAlertView,
 } from './engine.js';
+export { createHarness, type Harness } from './harness.js';
 export type { ActivityNotification, NotificationSource } from './notification.js';
 export { type PersistedAlert, restoreAlert } from './persistence.js';
 export type { QuiesceStatus } from './quiesce-detector.js';
@@ -28,6 +29,7 @@ export {
   normalizeAlertSettings,
 } from './settings.js';
 export { ALERT_TIMING, AWAIT_GRACE_MS, MAX_AWAIT_TIMEOUT_MS, SETTLE_MS } from './timing.js';
+export { type AlertUnion, computeUnion } from './union.js';
 export { commandWatchKey, MAX_WATCH_KEY_CHARS } from './watch-key.js';
 export {
   addWatchRule,
