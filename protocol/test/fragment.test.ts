@@ -35,7 +35,7 @@ function frag(id: number, total: number, at: number, chunk: Uint8Array | number[
 }
 
 describe('fragment()', () => {
-  test('R-FRAG-1: golden layout', () => {
+  test('R-FRAME-5 / R-FRAG-1: golden layout', () => {
     const pieces = fragment(frameOf(2500), 1024, 3);
     expect(pieces.map((p) => p.length)).toEqual([1024 + 13, 1024 + 13, 452 + 13]);
     expect(Buffer.from(pieces[1]!.subarray(0, 13)).toString('hex')).toBe(

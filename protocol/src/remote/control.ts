@@ -47,13 +47,16 @@ export function controlCodec<T>(
     const result = v.safeParse(schema, value, { abortEarly: true });
     if (result.success) return result.output as T;
     const issue = result.issues[0];
-    const path = issue.path?.map((p: { key: unknown }) => String(p.key)).join('.') ?? '';
+    const unknownField = issue.expected === 'never';
+    // An unknown field's name is the peer's text: leave it out, as we leave out values.
+    const keys = issue.path?.map((p: { key: unknown }) => String(p.key)) ?? [];
+    const path = (unknownField ? keys.slice(0, -1) : keys).join('.');
     const match = RULE_PREFIX.exec(issue.message);
     // Built-in valibot messages quote the received value, which may be a secret: keep only our own wording.
     const rule = match?.[1] ?? 'R-MSG-2';
     const why = match
       ? issue.message.slice(match[0].length)
-      : issue.expected === 'never'
+      : unknownField
         ? 'unknown field'
         : `expected ${issue.expected ?? 'a valid value'}`;
     throw new ProtocolError(rule, `${type}${path ? `.${path}` : ''}: ${why}`, { rid });

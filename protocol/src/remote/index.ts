@@ -28,6 +28,7 @@ export {
   encodePairBurrowMessage,
   encodePairClientMessage,
 } from './codec.js';
+export { type ErrorMessage, errorReply } from './error-reply.js';
 export { ProtocolError } from './errors.js';
 export { isSessionId, SESSION_ID_PATTERN } from './fields.js';
 export {
@@ -39,6 +40,7 @@ export {
 } from './fragment.js';
 export { FrameKind, INPUT_FLAG_REPLY } from './frame.js';
 export * from './limits.js';
+export { OutputCursor } from './output-cursor.js';
 export type { PairBurrowMessage, PairClientMessage } from './pairing-messages.js';
 export { PAIR_REJECT_REASONS } from './pairing-messages.js';
 export type { Notification, NotificationSource, SessionEntry, SessionStatus } from './session-entry.js';

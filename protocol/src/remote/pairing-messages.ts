@@ -4,7 +4,7 @@
  * The phone speaks first (its first transport message is the IKpsk2 key confirmation); the Burrow answers
  * `pair-pending` at once, then `pair-accepted` or `pair-rejected` when its owner has compared the short code.
  * The device's credentials travel only here: a phone keeps them in the pairing record it stores, so losing
- * them means losing the pairing, and re-pairing is the recovery (R-PAIR-4).
+ * them means losing the pairing, and re-pairing is the recovery (R-DEV-2).
  */
 import * as v from 'valibot';
 import { ErrorCode } from '../error-codes.js';
