@@ -33,7 +33,9 @@ export class RecordingViewer implements ViewerSink {
   /** Output bytes delivered since the last snapshot, with the stream offset they start at. */
   text(): string {
     return Buffer.concat(
-      this.events.filter((e) => e.type === 'output').map((e) => Buffer.from((e as { data: Uint8Array }).data)),
+      this.events
+        .filter((e) => e.type === 'output')
+        .map((e) => Buffer.from((e as { data: Uint8Array }).data)),
     ).toString('utf8');
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HISTORY_BLOCK_LINES, LineHistory, MAX_HISTORY_PAGE } from '../src/screen/line-history.js';
-import { ScreenModel, LIVE_SCROLLBACK_LINES } from '../src/screen/screen-model.js';
+import { LIVE_SCROLLBACK_LINES, ScreenModel } from '../src/screen/screen-model.js';
 
 describe('LineHistory', () => {
   it('pages lines back across compressed blocks', () => {

@@ -32,7 +32,12 @@ afterEach(async () => {
 function setup() {
   const activity: SessionActivity[] = [];
   const tap = new CollectingTap();
-  registry = new SessionRegistry({ now: Date.now, env: { PATH: process.env.PATH, HOME: process.env.HOME }, defaultShell: '/bin/bash', log: quietLog });
+  registry = new SessionRegistry({
+    now: Date.now,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    defaultShell: '/bin/bash',
+    log: quietLog,
+  });
   registry.addTap(tap);
   registry.subscribe((a) => activity.push(a));
   return { activity, tap };
@@ -47,14 +52,21 @@ describe('session', () => {
     const v = new RecordingViewer('v1');
     const a = s.attach(v);
     a.input(Buffer.from('echo "T=$TERM C=$COLORTERM S=$BURROW_SESSION"\r'));
-    await until('env echo', () => tap.bytes(s.id).toString().includes(`T=xterm-256color C=truecolor S=${s.id}`));
+    await until('env echo', () =>
+      tap.bytes(s.id).toString().includes(`T=xterm-256color C=truecolor S=${s.id}`),
+    );
     await until('viewer got it', () => v.text().includes(`S=${s.id}`));
     expect(activity.map((x) => x.type)).toEqual(expect.arrayContaining(['spawn', 'attach', 'input']));
   });
 
   it('attach snapshot reproduces plain output exactly', async () => {
     const { tap } = setup();
-    const s = registry.create({ cwd: '/tmp', command: bash('for i in $(seq 1 300); do printf "\\e[3$((i%8))mline %d\\e[0m\\n" $i; done; printf "tail"; sleep 30') });
+    const s = registry.create({
+      cwd: '/tmp',
+      command: bash(
+        'for i in $(seq 1 300); do printf "\\e[3$((i%8))mline %d\\e[0m\\n" $i; done; printf "tail"; sleep 30',
+      ),
+    });
     await until('output', () => tap.bytes(s.id).toString().includes('tail'));
     const snap = await s.snapshot();
     const fromSnap = await replay(snap.data, snap.cols, snap.rows);
@@ -89,7 +101,12 @@ describe('session', () => {
 
   it('attach snapshot of vim -u NONE matches the real screen', async () => {
     const { tap } = setup();
-    const s = registry.create({ cwd: '/tmp', command: ['vim', '-u', 'NONE', '-N', '-n', '-c', 'call setline(1, ["alpha", "beta", "gamma"])'], cols: 70, rows: 20 });
+    const s = registry.create({
+      cwd: '/tmp',
+      command: ['vim', '-u', 'NONE', '-N', '-n', '-c', 'call setline(1, ["alpha", "beta", "gamma"])'],
+      cols: 70,
+      rows: 20,
+    });
     await until('vim drew', () => tap.bytes(s.id).toString().includes('gamma'));
     const a = s.attach(new RecordingViewer('vim-viewer'));
     a.input(Buffer.from('jj'));
@@ -107,7 +124,12 @@ describe('session', () => {
 
   it('resizes the PTY and the model; the latest attach takes the size and the snapshot follows', async () => {
     const { tap } = setup();
-    const s = registry.create({ cwd: '/tmp', command: ['/bin/bash', '--norc', '--noprofile'], cols: 80, rows: 24 });
+    const s = registry.create({
+      cwd: '/tmp',
+      command: ['/bin/bash', '--norc', '--noprofile'],
+      cols: 80,
+      rows: 24,
+    });
     const first = new RecordingViewer('a');
     const a1 = s.attach(first);
     const second = new RecordingViewer('b');
@@ -130,7 +152,10 @@ describe('session', () => {
 
   it('resumes a reconnecting viewer from its offset with no loss or duplication', async () => {
     setup();
-    const s = registry.create({ cwd: '/tmp', command: bash('for i in $(seq 1 4000); do echo "n$i"; done; sleep 30') });
+    const s = registry.create({
+      cwd: '/tmp',
+      command: bash('for i in $(seq 1 4000); do echo "n$i"; done; sleep 30'),
+    });
     const v1 = new RecordingViewer('v1');
     const a1 = s.attach(v1, { resumeFrom: 0 });
     await until('some output', () => v1.text().includes('n1000\r\n'));
@@ -147,7 +172,12 @@ describe('session', () => {
 
   it('resyncs a viewer that fell behind, without blocking another viewer or the PTY', async () => {
     const { tap } = setup();
-    const s = registry.create({ cwd: '/tmp', command: bash('sleep 0.3; for i in $(seq 1 60000); do echo "line $i padding padding"; done; echo END; sleep 30') });
+    const s = registry.create({
+      cwd: '/tmp',
+      command: bash(
+        'sleep 0.3; for i in $(seq 1 60000); do echo "line $i padding padding"; done; echo END; sleep 30',
+      ),
+    });
     const slow = new RecordingViewer('slow');
     const fast = new RecordingViewer('fast');
     const aSlow = s.attach(slow);
@@ -192,8 +222,14 @@ describe('session', () => {
 
   it('a throwing tap or listener never breaks the local pipe', async () => {
     const { tap } = setup();
-    registry.addTap({ output: () => { throw new Error('tap boom'); } });
-    registry.subscribe(() => { throw new Error('listener boom'); });
+    registry.addTap({
+      output: () => {
+        throw new Error('tap boom');
+      },
+    });
+    registry.subscribe(() => {
+      throw new Error('listener boom');
+    });
     const s = registry.create({ cwd: '/tmp', command: bash('echo still-works; sleep 30') });
     const v = new RecordingViewer('v');
     s.attach(v);
