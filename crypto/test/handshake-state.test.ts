@@ -139,6 +139,33 @@ describe('HandshakeState', () => {
     expect(codeOf(() => nnResp.writeMessage())).toBe('invalid-state');
   });
 
+  it('follows every e token of a psk handshake with MixKey(e) (rev 34 §9.3)', () => {
+    // XX message 1 is just `e`: no key yet, so the payload goes in the clear. In XXpsk3 the same message is
+    // keyed by MixKey(e) although the psk itself only comes in message 3, so the payload gets a tag.
+    const xx = new HandshakeState({ protocolName: 'Noise_XX_25519_ChaChaPoly_BLAKE2s', initiator: true });
+    const xxpsk3 = new HandshakeState({
+      protocolName: 'Noise_XXpsk3_25519_ChaChaPoly_BLAKE2s',
+      initiator: true,
+    });
+    expect(xx.writeMessage(Uint8Array.of(1)).length).toBe(33);
+    expect(xxpsk3.writeMessage(Uint8Array.of(1)).length).toBe(49);
+    // …and the responder's e as well: XXpsk3 message 2 carries e, ee, s, es — decryptable only if both sides
+    // mixed both ephemerals into the key.
+    const s = generateKeyPair();
+    const init = new HandshakeState({
+      protocolName: 'Noise_XXpsk3_25519_ChaChaPoly_BLAKE2s',
+      initiator: true,
+    });
+    const resp = new HandshakeState({
+      protocolName: 'Noise_XXpsk3_25519_ChaChaPoly_BLAKE2s',
+      initiator: false,
+      staticKeyPair: s,
+    });
+    resp.readMessage(init.writeMessage());
+    expect(toHex(init.readMessage(resp.writeMessage(Uint8Array.of(7))))).toBe('07');
+    expect(toHex(init.chainingKey)).toBe(toHex(resp.chainingKey));
+  });
+
   it('runs EncryptAndHash on an empty payload (the tag is still there)', () => {
     const { init } = ikpsk2Pair();
     // e (32) + encrypted s (48) + encrypted empty payload (16).
