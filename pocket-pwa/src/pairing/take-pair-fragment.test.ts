@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { splitPairFragment } from './take-pair-fragment.js';
 
 describe('splitPairFragment', () => {
@@ -17,7 +17,8 @@ describe('splitPairFragment', () => {
 describe('capture on import', () => {
   it('removes the fragment from the address bar and hands the link out once', async () => {
     window.history.replaceState(null, '', '/#pair=SECRET');
-    const mod = await import('./take-pair-fragment.js?fresh');
+    vi.resetModules();
+    const mod = await import('./take-pair-fragment.js');
     expect(window.location.hash).toBe('');
     expect(window.location.href).not.toContain('SECRET');
     expect(mod.takePairLink()).toMatch(/#pair=SECRET$/);

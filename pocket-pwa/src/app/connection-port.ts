@@ -1,0 +1,70 @@
+/**
+ * The slice of the core's `BurrowConnection` (src/core/README.md) the screens use. The UI depends on this
+ * shape, not on the class, so components are tested with an in-memory connection and the app wires the real
+ * one in `connection-factory.ts`.
+ */
+import type { PresenceState, SessionEntry, TodoAction } from '@burrow/protocol';
+import type { ConnectionEvent, ConnectionStatus } from '../core/index.js';
+
+export type { ConnectionEvent, ConnectionStatus } from '../core/index.js';
+
+export interface TerminalSnapshot {
+  readonly data: string;
+  readonly cols: number;
+  readonly rows: number;
+  readonly offset: number;
+  readonly firstLine: number;
+  readonly hasOlder: boolean;
+  readonly kind: 'attached' | 'resync';
+}
+
+export interface HistoryPage {
+  readonly data: string;
+  readonly firstLine: number;
+  readonly endLine: number;
+  readonly hasOlder: boolean;
+}
+
+export interface TerminalHandlers {
+  onSnapshot(snapshot: TerminalSnapshot): void;
+  onOutput(bytes: Uint8Array, offset: number): void;
+  onSizeChanged?(cols: number, rows: number, cause: string): void;
+}
+
+export interface TerminalLink {
+  input(data: string | Uint8Array): void;
+  reply(data: Uint8Array): void;
+  resize(cols: number, rows: number): void;
+  fit(cols: number, rows: number): void;
+  detach(): void;
+  /** Older lines before `beforeLine` (absolute line number); absent until the core offers it. */
+  history?(beforeLine: number, maxLines: number): Promise<HistoryPage>;
+}
+
+export interface CreateOptions {
+  readonly argv: string[] | null;
+  readonly cwd: string | null;
+  readonly name: string | null;
+  readonly cols: number;
+  readonly rows: number;
+}
+
+export interface PocketConnection {
+  readonly status: ConnectionStatus;
+  readonly statusText: string;
+  readonly sessions: ReadonlyMap<string, SessionEntry>;
+  subscribe(listener: (event: ConnectionEvent) => void): () => void;
+  start(): void;
+  stop(): void;
+  attach(sessionId: string, size: { cols: number; rows: number }, handlers: TerminalHandlers): TerminalLink;
+  presence(state: PresenceState, flags: { focused: boolean; visible: boolean }): void;
+  focus(sessionId: string | null): void;
+  acknowledge(sessionId: string, withInput: boolean): void;
+  todo(sessionId: string, action: TodoAction): void;
+  dismiss(sessionId: string): void;
+  create(options: CreateOptions): Promise<string>;
+  rename(sessionId: string, name: string): Promise<void>;
+  kill(sessionId: string): Promise<void>;
+  /** Asks the Burrow to drop this phone from its ACL (`forget-me`); absent until the core offers it. */
+  forgetMe?(): Promise<void>;
+}

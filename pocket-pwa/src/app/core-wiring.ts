@@ -1,0 +1,63 @@
+/**
+ * Connects the screens to the client core (src/core, README there): one `BurrowConnection` per pairing over
+ * the browser's WebSocket, pairing through `pairWithOffer`, both over the IndexedDB pairing storage.
+ */
+import {
+  BurrowConnection,
+  type PairingRecord,
+  pairWithOffer,
+  type SocketFactory,
+  type SocketLike,
+} from '../core/index.js';
+import type { PairFunction } from '../pairing/PairingScreen.js';
+import type { IdbPairingStorage } from '../store/pairing-store.js';
+import { estimateTerminalSize } from '../terminal/terminal-metrics.js';
+import type { ConnectionFactory } from './burrow-hub.js';
+import type { PocketConnection } from './connection-port.js';
+
+export const APP_VERSION = '0.1.0';
+
+// The DOM's handler types take `Event` where SocketLike's take `unknown`; the objects are the same shape.
+const socketFactory: SocketFactory = (url) => new WebSocket(url) as unknown as SocketLike;
+
+/** What `burrow devices` will call this phone. */
+function deviceLabel(): string {
+  const ua = navigator.userAgent;
+  const kind = /iPhone/.test(ua)
+    ? 'iPhone'
+    : /iPad/.test(ua)
+      ? 'iPad'
+      : /Android/.test(ua)
+        ? 'Android phone'
+        : 'browser';
+  return `Pocket on ${kind}`;
+}
+
+export function connectionFactory(storage: IdbPairingStorage): ConnectionFactory {
+  return (pairing: PairingRecord): PocketConnection => {
+    const { cols, rows } = estimateTerminalSize(window.innerWidth, window.innerHeight);
+    return new BurrowConnection({
+      pairing,
+      socketFactory,
+      storage,
+      viewer: 'pocket',
+      appVersion: APP_VERSION,
+      cols,
+      rows,
+    });
+  };
+}
+
+export function pairFunction(storage: IdbPairingStorage): PairFunction {
+  // The core's pairing has no cancel yet: a cancelled screen ignores the outcome (PairingScreen's abort).
+  return (offer, onCode) =>
+    pairWithOffer({
+      offer,
+      socketFactory,
+      storage,
+      label: deviceLabel(),
+      platform: navigator.platform.slice(0, 256),
+      userAgent: navigator.userAgent.slice(0, 256),
+      onCode,
+    });
+}

@@ -1,0 +1,176 @@
+import type { SessionEntry } from '@burrow/protocol';
+import { useEffect, useState } from 'react';
+import type { PairedBurrow } from '../app/burrow-hub.js';
+import type { CreateOptions } from '../app/connection-port.js';
+import { sortedSessions } from '../core/index.js';
+import { connectionLine } from './connection-text.js';
+import { NewSessionForm } from './NewSessionForm.js';
+import { SessionRow } from './SessionRow.js';
+import { restartArgv } from './session-text.js';
+
+export interface BurrowSectionProps {
+  readonly burrow: PairedBurrow;
+  readonly nowMs: number;
+  readonly online: boolean;
+  /** The size a new session starts at: what the terminal view would fit on this screen. */
+  readonly screenSize: { cols: number; rows: number };
+  onOpen(burrow: PairedBurrow, entry: SessionEntry): void;
+  onRename(burrow: PairedBurrow, name: string | null): void;
+  onRemove(burrow: PairedBurrow): void;
+  onError(message: string): void;
+}
+
+/** Refresh of the reconnect countdown. */
+const COUNTDOWN_TICK_MS = 1000;
+
+type Mode = 'idle' | 'menu' | 'rename' | 'confirm-remove' | 'new';
+
+/** One paired Burrow: its name, connection state, sessions (ringing first) and what can be done with it. */
+export function BurrowSection(props: BurrowSectionProps) {
+  const { burrow, nowMs, online, screenSize, onOpen, onRename, onRemove, onError } = props;
+  const conn = burrow.connection;
+  const [mode, setMode] = useState<Mode>('idle');
+  const [draft, setDraft] = useState(burrow.name);
+  // "reconnecting in 4 s" counts down: tick each second while waiting to retry.
+  const [tick, setTick] = useState(nowMs);
+  const waiting = conn.status.kind === 'reconnecting';
+  useEffect(() => {
+    if (!waiting) return;
+    const t = setInterval(() => setTick(Date.now()), COUNTDOWN_TICK_MS);
+    return () => clearInterval(t);
+  }, [waiting]);
+  const line = connectionLine(conn.status, Math.max(nowMs, tick), burrow.revoked, online);
+  const connected = conn.status.kind === 'connected' && !burrow.revoked;
+  const sessions = sortedSessions(conn.sessions);
+  const fail = (what: string) => (e: unknown) =>
+    onError(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+  const create = (options: CreateOptions) => {
+    conn.create(options).then((id) => {
+      const entry = conn.sessions.get(id);
+      if (entry) onOpen(burrow, entry);
+    }, fail('Could not start the session'));
+  };
+
+  return (
+    <section className="burrow" aria-label={burrow.name}>
+      <header className="burrow-head">
+        <h2 dir="auto">{burrow.name}</h2>
+        <span className={`conn conn-${line.tone}`} role="status">
+          <span aria-hidden="true">{line.tone === 'ok' ? '● ' : line.tone === 'waiting' ? '◌ ' : '○ '}</span>
+          {line.text}
+        </span>
+        <button
+          type="button"
+          aria-label={`Settings for ${burrow.name}`}
+          onClick={() => setMode(mode === 'menu' ? 'idle' : 'menu')}
+        >
+          ⚙
+        </button>
+      </header>
+      {mode === 'menu' && (
+        <div className="menu">
+          <button
+            type="button"
+            onClick={() => {
+              setDraft(burrow.name);
+              setMode('rename');
+            }}
+          >
+            Rename
+          </button>
+          <button type="button" className="danger" onClick={() => setMode('confirm-remove')}>
+            Remove…
+          </button>
+        </div>
+      )}
+      {mode === 'rename' && (
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            onRename(burrow, draft);
+            setMode('idle');
+          }}
+        >
+          <input
+            aria-label="Name on this phone"
+            value={draft}
+            maxLength={64}
+            dir="auto"
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <button type="submit">Save</button>
+          <button type="button" onClick={() => setMode('idle')}>
+            Cancel
+          </button>
+        </form>
+      )}
+      {mode === 'confirm-remove' && (
+        <div className="confirm" role="alertdialog" aria-label={`Remove ${burrow.name}?`}>
+          <span dir="auto">
+            Remove “{burrow.name}” from this phone?{' '}
+            {connected
+              ? 'It will be asked to forget this phone.'
+              : 'It is not reachable now: revoke this phone there with burrow devices.'}
+          </span>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              onRemove(burrow);
+              setMode('idle');
+            }}
+          >
+            Remove
+          </button>
+          <button type="button" onClick={() => setMode('idle')}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {sessions.length === 0 ? (
+        <p className="empty">
+          {connected ? 'No sessions.' : 'Sessions appear when your computer is reachable.'}
+        </p>
+      ) : (
+        <ul className="sessions">
+          {sessions.map((entry) => (
+            <SessionRow
+              key={entry.id}
+              entry={entry}
+              nowMs={nowMs}
+              onOpen={(e) => onOpen(burrow, e)}
+              onRename={(e, name) => void conn.rename(e.id, name).catch(fail('Could not rename'))}
+              onKill={(e) => void conn.kill(e.id).catch(fail('Could not kill'))}
+              onTodo={(e) => conn.todo(e.id, 'toggle')}
+              onRestart={(e) =>
+                create({
+                  argv: restartArgv(e),
+                  cwd: e.cwd,
+                  name: e.name,
+                  cols: screenSize.cols,
+                  rows: screenSize.rows,
+                })
+              }
+            />
+          ))}
+        </ul>
+      )}
+      {mode === 'new' ? (
+        <NewSessionForm
+          cols={screenSize.cols}
+          rows={screenSize.rows}
+          onCancel={() => setMode('idle')}
+          onCreate={(o) => {
+            create(o);
+            setMode('idle');
+          }}
+        />
+      ) : (
+        <button type="button" className="new-button" disabled={!connected} onClick={() => setMode('new')}>
+          New session
+        </button>
+      )}
+    </section>
+  );
+}

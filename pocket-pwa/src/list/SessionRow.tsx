@@ -1,0 +1,151 @@
+import type { SessionEntry } from '@burrow/protocol';
+import { useState } from 'react';
+import { agoText, exitText, previewText, rowLabel } from './session-text.js';
+
+export interface SessionRowProps {
+  readonly entry: SessionEntry;
+  readonly nowMs: number;
+  /** A tap opens the session (and acknowledges it without input, alert-spec "Acknowledge"). */
+  onOpen(entry: SessionEntry): void;
+  onRename(entry: SessionEntry, name: string): void;
+  onKill(entry: SessionEntry): void;
+  onRestart(entry: SessionEntry): void;
+  onTodo(entry: SessionEntry): void;
+}
+
+type Mode = 'idle' | 'menu' | 'rename' | 'confirm-kill';
+
+/** One session in the list: ring and TODO as words and shapes (never colour alone), plain-text preview. */
+export function SessionRow({ entry, nowMs, onOpen, onRename, onKill, onRestart, onTodo }: SessionRowProps) {
+  const [mode, setMode] = useState<Mode>('idle');
+  const [draft, setDraft] = useState(entry.name);
+  const preview = previewText(entry);
+  const exit = exitText(entry);
+  const detail = entry.command ?? (entry.title !== '' ? entry.title : null);
+  return (
+    <li className={`session${entry.ringing ? ' ringing' : ''}${entry.exited ? ' exited' : ''}`}>
+      <button
+        type="button"
+        className="session-open"
+        aria-label={`Open ${rowLabel(entry)}`}
+        onClick={() => onOpen(entry)}
+      >
+        <span className="session-head">
+          {entry.ringing && (
+            <span className="badge ring" role="status">
+              <span aria-hidden="true">🔔 </span>Needs you
+            </span>
+          )}
+          {entry.todo && <span className="badge todo">TODO</span>}
+          <span className="session-name" dir="auto">
+            {entry.name}
+          </span>
+          <span className="session-ago">{agoText(entry.lastActivityAt, nowMs)}</span>
+        </span>
+        {preview !== null && (
+          <span className="session-preview" dir="auto">
+            {preview}
+          </span>
+        )}
+        {detail !== null && (
+          <span className="session-detail" dir="auto">
+            {detail}
+          </span>
+        )}
+        {entry.cwd !== null && (
+          <span className="session-cwd" dir="auto">
+            {entry.cwd}
+          </span>
+        )}
+        {exit !== null && <span className="session-exit">{exit}</span>}
+      </button>
+      <div className="session-actions">
+        {mode === 'idle' && (
+          <button type="button" aria-label={`More actions for ${entry.name}`} onClick={() => setMode('menu')}>
+            ⋯
+          </button>
+        )}
+        {mode === 'menu' && (
+          <>
+            <button
+              type="button"
+              onClick={() => {
+                onTodo(entry);
+                setMode('idle');
+              }}
+            >
+              {entry.todo ? 'Clear TODO' : 'Mark TODO'}
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                setDraft(entry.name);
+                setMode('rename');
+              }}
+            >
+              Rename
+            </button>
+            {entry.exited ? (
+              <button
+                type="button"
+                onClick={() => {
+                  onRestart(entry);
+                  setMode('idle');
+                }}
+              >
+                Restart
+              </button>
+            ) : (
+              <button type="button" onClick={() => setMode('confirm-kill')}>
+                Kill…
+              </button>
+            )}
+            <button type="button" onClick={() => setMode('idle')}>
+              Close
+            </button>
+          </>
+        )}
+        {mode === 'rename' && (
+          <form
+            className="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (draft.trim() !== '') onRename(entry, draft.trim());
+              setMode('idle');
+            }}
+          >
+            <input
+              aria-label={`New name for ${entry.name}`}
+              value={draft}
+              maxLength={64}
+              dir="auto"
+              onChange={(e) => setDraft(e.target.value)}
+            />
+            <button type="submit">Save</button>
+            <button type="button" onClick={() => setMode('idle')}>
+              Cancel
+            </button>
+          </form>
+        )}
+        {mode === 'confirm-kill' && (
+          <div className="confirm" role="alertdialog" aria-label={`Kill ${entry.name}?`}>
+            <span dir="auto">Kill “{entry.name}”? Its program stops.</span>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                onKill(entry);
+                setMode('idle');
+              }}
+            >
+              Kill
+            </button>
+            <button type="button" onClick={() => setMode('idle')}>
+              Cancel
+            </button>
+          </div>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * Words the session list shows (pure, so they are tested without rendering). All of it is plain text from the
+ * directory, which the Burrow already sanitized (DESIGN §2); React renders it as text nodes only.
+ */
+import type { SessionEntry } from '@burrow/protocol';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago". */
+export function agoText(thenMs: number, nowMs: number): string {
+  const d = Math.max(0, nowMs - thenMs);
+  if (d < MINUTE) return 'just now';
+  if (d < HOUR) return `${Math.floor(d / MINUTE)} min ago`;
+  if (d < DAY) return `${Math.floor(d / HOUR)} h ago`;
+  return `${Math.floor(d / DAY)} d ago`;
+}
+
+/** The preview line: the notification's title and body, or null. */
+export function previewText(entry: SessionEntry): string | null {
+  const n = entry.notification;
+  if (n === null) return null;
+  const parts = [n.title, n.body].filter((s) => s.trim() !== '');
+  return parts.length === 0 ? null : parts.join(' — ');
+}
+
+export function exitText(entry: SessionEntry): string | null {
+  if (!entry.exited) return null;
+  return entry.exitCode === null ? 'exited' : `exited (${entry.exitCode})`;
+}
+
+/** The accessible summary of a row, so ringing and TODO are announced, not only coloured. */
+export function rowLabel(entry: SessionEntry): string {
+  const bits = [entry.name];
+  if (entry.ringing) bits.push('ringing, needs you');
+  if (entry.todo) bits.push('to do');
+  const exit = exitText(entry);
+  if (exit !== null) bits.push(exit);
+  return bits.join(', ');
+}
+
+/**
+ * How to start a dead session again: the same command line through the login shell in the same directory, or
+ * a plain shell if it was one (issue 5: "a dead agent can be restarted from the phone").
+ */
+export function restartArgv(entry: SessionEntry): string[] | null {
+  return entry.command === null ? null : ['/bin/sh', '-lc', entry.command];
+}

@@ -1,0 +1,33 @@
+// First, before anything else reads the URL: take a pairing secret out of the address bar.
+import './pairing/take-pair-fragment.js';
+import './app/app.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App.js';
+import { BurrowHub } from './app/burrow-hub.js';
+import { connectionFactory, pairFunction } from './app/core-wiring.js';
+import { registerServiceWorker } from './shell/service-worker.js';
+import { IdbPairingStorage } from './store/pairing-store.js';
+
+async function start(): Promise<void> {
+  const root = createRoot(document.getElementById('root')!);
+  try {
+    const storage = await IdbPairingStorage.open();
+    const hub = new BurrowHub(storage, connectionFactory(storage));
+    await hub.load();
+    root.render(
+      <StrictMode>
+        <App hub={hub} pair={pairFunction(storage)} onUpdate={registerServiceWorker} />
+      </StrictMode>,
+    );
+  } catch (e) {
+    root.render(
+      <main className="list">
+        <h1>Pocket cannot start</h1>
+        <p role="alert">{e instanceof Error ? e.message : String(e)}</p>
+      </main>,
+    );
+  }
+}
+
+void start();

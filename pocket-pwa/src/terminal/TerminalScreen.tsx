@@ -1,0 +1,189 @@
+/**
+ * The terminal view (issue 5 "Terminal view"; DESIGN §7): xterm.js fitted to the phone, attached to one
+ * session. The attach answer paints the session's current screen at once; live output follows from its offset,
+ * and the core re-attaches from the last offset after a reconnect. Lazy-loaded: xterm is most of the app's JS.
+ */
+import '@xterm/xterm/css/xterm.css';
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import { useEffect, useRef, useState } from 'react';
+import type { PairedBurrow } from '../app/burrow-hub.js';
+import type { TerminalLink } from '../app/connection-port.js';
+import { CompositionInput } from './CompositionInput.js';
+import { InputRouter } from './input-router.js';
+import { KeyBar } from './KeyBar.js';
+import { NO_MODIFIERS } from './sticky-modifiers.js';
+import { TERMINAL_FONT_FAMILY, TERMINAL_FONT_SIZE_PX } from './terminal-metrics.js';
+import { useVisualViewport } from './use-visual-viewport.js';
+
+/** Lines xterm keeps locally; the Burrow's snapshot brings at most its own scrollback. */
+const LOCAL_SCROLLBACK_LINES = 5000;
+/** Resizes (rotation, keyboard) settle before the PTY is told, so a program redraws once. */
+const RESIZE_SETTLE_MS = 150;
+
+export interface TerminalScreenProps {
+  readonly burrow: PairedBurrow;
+  readonly sessionId: string;
+  readonly online: boolean;
+  onBack(): void;
+}
+
+const encoder = new TextEncoder();
+
+export default function TerminalScreen({ burrow, sessionId, online, onBack }: TerminalScreenProps) {
+  useVisualViewport();
+  const host = useRef<HTMLDivElement>(null);
+  const termRef = useRef<Terminal | null>(null);
+  const linkRef = useRef<TerminalLink | null>(null);
+  const fitRef = useRef<FitAddon | null>(null);
+  const routerRef = useRef<InputRouter | null>(null);
+  const [modifiers, setModifiers] = useState(NO_MODIFIERS);
+  const [painted, setPainted] = useState(false);
+  const [selectText, setSelectText] = useState<string | null>(null);
+  const conn = burrow.connection;
+  const entry = conn.sessions.get(sessionId);
+
+  useEffect(() => {
+    const el = host.current;
+    if (el === null) return;
+    const term = new Terminal({
+      fontFamily: TERMINAL_FONT_FAMILY,
+      fontSize: TERMINAL_FONT_SIZE_PX,
+      scrollback: LOCAL_SCROLLBACK_LINES,
+      cursorBlink: false,
+      allowProposedApi: false,
+      theme: { background: '#0e0f13', foreground: '#e6e6e6' },
+    });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
+    term.open(el);
+    fit.fit();
+    termRef.current = term;
+    fitRef.current = fit;
+
+    const link = conn.attach(
+      sessionId,
+      { cols: term.cols, rows: term.rows },
+      {
+        onSnapshot: (s) => {
+          term.reset();
+          if (s.cols !== term.cols || s.rows !== term.rows) term.resize(s.cols, s.rows);
+          term.write(s.data, () => setPainted(true));
+        },
+        onOutput: (bytes) => term.write(bytes),
+        onSizeChanged: (cols, rows) => {
+          if (cols !== term.cols || rows !== term.rows) term.resize(cols, rows);
+        },
+      },
+    );
+    linkRef.current = link;
+    const router = new InputRouter(
+      { user: (d) => link.input(d), reply: (d) => link.reply(encoder.encode(d)) },
+      () => term.modes.applicationCursorKeysMode,
+      () => term.modes.bracketedPasteMode,
+    );
+    routerRef.current = router;
+    const offMods = router.onModifiers(setModifiers);
+    const onData = term.onData((d) => router.terminalData(d));
+
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    const observer = new ResizeObserver(() => {
+      clearTimeout(settle);
+      settle = setTimeout(() => {
+        const before = `${term.cols}x${term.rows}`;
+        fit.fit();
+        if (`${term.cols}x${term.rows}` !== before) link.resize(term.cols, term.rows);
+      }, RESIZE_SETTLE_MS);
+    });
+    observer.observe(el);
+
+    return () => {
+      clearTimeout(settle);
+      observer.disconnect();
+      onData.dispose();
+      offMods();
+      link.detach();
+      term.dispose();
+      termRef.current = null;
+      linkRef.current = null;
+    };
+  }, [conn, sessionId]);
+
+  const fitToScreen = () => {
+    const term = termRef.current;
+    const fit = fitRef.current;
+    if (!term || !fit) return;
+    fit.fit();
+    linkRef.current?.fit(term.cols, term.rows);
+  };
+
+  const paste = async () => {
+    try {
+      routerRef.current?.paste(await navigator.clipboard.readText());
+    } catch {
+      // Clipboard read denied: the composition input accepts a long-press paste instead.
+    }
+    termRef.current?.focus();
+  };
+
+  const openSelection = () => {
+    const term = termRef.current;
+    if (!term) return;
+    const buf = term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
+    setSelectText(lines.join('\n').replace(/\n+$/, ''));
+  };
+
+  const title = entry?.name ?? 'Session';
+  return (
+    <main className="terminal-screen" aria-label={`Terminal: ${title}`}>
+      <header className="term-head">
+        <button type="button" aria-label="Back to the session list" onClick={onBack}>
+          ‹
+        </button>
+        <h1 dir="auto">{title}</h1>
+        <button type="button" onClick={fitToScreen} aria-label="Fit to this screen">
+          Fit
+        </button>
+        <button type="button" onClick={openSelection} aria-label="Select text to copy">
+          Select
+        </button>
+      </header>
+      {(!online || conn.status.kind !== 'connected' || entry?.exited) && (
+        <p className="term-status" role="status">
+          {!online ? 'this phone is offline' : entry?.exited ? 'this session has exited' : conn.statusText}
+        </p>
+      )}
+      <div className="term-host" ref={host} data-painted={painted ? 'yes' : 'no'} />
+      {selectText !== null && (
+        <div className="selection" role="dialog" aria-label="Select text">
+          <pre tabIndex={-1}>{selectText}</pre>
+          <div className="row">
+            <button
+              type="button"
+              onClick={() => {
+                const chosen = window.getSelection()?.toString() || selectText;
+                void navigator.clipboard?.writeText(chosen).catch(() => undefined);
+                setSelectText(null);
+              }}
+            >
+              Copy
+            </button>
+            <button type="button" onClick={() => setSelectText(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+      <KeyBar
+        modifiers={modifiers}
+        onAction={(a) => {
+          if (a.kind === 'paste') void paste();
+          else routerRef.current?.bar(a);
+        }}
+      />
+      <CompositionInput onSend={(text) => routerRef.current?.composed(text)} />
+    </main>
+  );
+}
