@@ -138,8 +138,11 @@ export class KittyNotifications {
       const room = KITTY_MAX_BYTES_PER_ID - pending.bytes;
       if (data.length > room) data = data.subarray(0, room);
       if (data.length > 0) {
-        // Copy: `payload` is a view of the parser's reusable OSC buffer.
-        (meta.kind === PayloadKind.Title ? pending.title : pending.body).push(data.slice());
+        // Copy into an exact-size array: `payload` views the parser's OSC buffer or the caller's chunk, and a
+        // decoded Buffer may view Node's shared pool slab (Buffer#slice would not copy).
+        const copy = new Uint8Array(data.length);
+        copy.set(data);
+        (meta.kind === PayloadKind.Title ? pending.title : pending.body).push(copy);
         pending.bytes += data.length;
       }
     }
