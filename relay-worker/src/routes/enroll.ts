@@ -4,7 +4,7 @@ import { jsonError } from '../json-error.js';
 import { MAX_ENROLL_SECRET_CHARS } from '../limits.js';
 import type { AppEnv } from '../services.js';
 import { sourceKey } from '../source-key.js';
-import { constantTimeEqual, hashToken, randomBase64url } from '../tokens.js';
+import { constantTimeEqual, hashText, hashToken, randomBase64url } from '../tokens.js';
 
 /**
  * `POST /v1/burrows`: enroll a Burrow. Rate-limited per source before anything else (so the operator secret
@@ -42,6 +42,6 @@ export function enrollRoutes(app: Hono<AppEnv>): void {
 async function secretMatches(header: string | undefined, secret: string): Promise<boolean> {
   if (header === undefined || header.length > MAX_ENROLL_SECRET_CHARS + 7 || !header.startsWith('Bearer '))
     return false;
-  const [presented, expected] = await Promise.all([hashToken(header.slice(7)), hashToken(secret)]);
+  const [presented, expected] = await Promise.all([hashText(header.slice(7)), hashText(secret)]);
   return constantTimeEqual(presented, expected);
 }

@@ -1,0 +1,173 @@
+/** The pure router with fake sockets and a fake clock: the rules of SPEC-relay R-ROUTE-*, without workerd. */
+import {
+  CloseCode,
+  decodeRelayToAgentFrame,
+  encodeCloseClientFrame,
+  encodeDataFrame,
+} from '@burrow/protocol';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_CONNECT_RATE_PER_BURROW, MAX_CLIENTS_PER_BURROW } from './limits.js';
+import { RelayRouter, type RelaySocket, type SocketMeta } from './relay-router.js';
+
+class FakeSocket implements RelaySocket {
+  sent: Uint8Array[] = [];
+  closed: { code: number; reason: string } | null = null;
+  send(data: Uint8Array): void {
+    if (this.closed) throw new Error('send after close');
+    this.sent.push(data.slice());
+  }
+  close(code: number, reason: string): void {
+    this.closed = { code, reason };
+  }
+  frames() {
+    return this.sent.map((f) => decodeRelayToAgentFrame(f));
+  }
+}
+
+function harness() {
+  let now = 1_000_000;
+  const ids = { client: 1, agent: 1 };
+  const router = new RelayRouter<FakeSocket>({ now: () => now, nextId: (kind) => ids[kind]++ });
+  const agent = new FakeSocket();
+  const agentMeta = router.agentMeta();
+  router.agentOpened(agent, agentMeta);
+  const open = () => {
+    const admission = router.admitClient();
+    if (!admission.ok) throw new Error(`refused ${admission.code}`);
+    const socket = new FakeSocket();
+    router.clientOpened(socket, admission.meta);
+    return { socket, meta: admission.meta };
+  };
+  return { router, agent, agentMeta, open, advance: (ms: number) => (now += ms) };
+}
+
+describe('RelayRouter', () => {
+  it('refuses phones while no agent is connected', () => {
+    const router = new RelayRouter<FakeSocket>({ now: () => 0, nextId: () => 1 });
+    expect(router.admitClient()).toEqual({ ok: false, code: CloseCode.AGENT_OFFLINE });
+  });
+
+  it('announces phones, routes by connId and reports closes', () => {
+    const { router, agent, agentMeta, open } = harness();
+    const a = open();
+    const b = open();
+    expect(agent.frames()).toEqual([
+      { type: 'client_open', connId: a.meta.connId },
+      { type: 'client_open', connId: b.meta.connId },
+    ]);
+    router.clientMessage(a.meta, new Uint8Array([1, 2, 3]));
+    expect(agent.frames()[2]).toEqual({
+      type: 'data',
+      connId: a.meta.connId,
+      payload: new Uint8Array([1, 2, 3]),
+    });
+    router.agentMessage(agent, agentMeta, encodeDataFrame(b.meta.connId, new Uint8Array([9])));
+    expect(b.socket.sent).toEqual([new Uint8Array([9])]);
+    expect(a.socket.sent).toEqual([]);
+    router.clientClosed(a.meta, 1001);
+    expect(agent.frames().at(-1)).toEqual({ type: 'client_closed', connId: a.meta.connId, code: 1001 });
+    // Frames for a connection that left are dropped.
+    router.agentMessage(agent, agentMeta, encodeDataFrame(a.meta.connId, new Uint8Array([1])));
+    expect(a.socket.sent).toEqual([]);
+    expect(agent.closed).toBeNull();
+  });
+
+  it('never delivers a frame to a connection other than the one it names (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(7), fc.uint8Array({ minLength: 1, maxLength: 64 })), { maxLength: 50 }),
+        (sends) => {
+          const { router, agent, agentMeta, open } = harness();
+          const phones = Array.from({ length: 8 }, () => open());
+          const expected = phones.map(() => [] as Uint8Array[]);
+          for (const [i, payload] of sends) {
+            router.agentMessage(agent, agentMeta, encodeDataFrame(phones[i]!.meta.connId, payload));
+            expected[i]!.push(payload);
+          }
+          phones.forEach((p, i) => expect(p.socket.sent).toEqual(expected[i]));
+        },
+      ),
+      { seed: 0x5eed, numRuns: 100 },
+    );
+  });
+
+  it('closes a phone on CLOSE_CLIENT with that code and forgets it', () => {
+    const { router, agent, agentMeta, open } = harness();
+    const a = open();
+    router.agentMessage(agent, agentMeta, encodeCloseClientFrame(a.meta.connId, CloseCode.DEVICE_REVOKED));
+    expect(a.socket.closed?.code).toBe(CloseCode.DEVICE_REVOKED);
+    expect(router.clientCount).toBe(0);
+    const before = agent.sent.length;
+    router.clientClosed(a.meta, CloseCode.DEVICE_REVOKED);
+    expect(agent.sent.length).toBe(before);
+  });
+
+  it('replaces the agent and closes the old one and its phones', () => {
+    const { router, agent, agentMeta, open } = harness();
+    const a = open();
+    const newer = new FakeSocket();
+    const newerMeta = router.agentMeta();
+    router.agentOpened(newer, newerMeta);
+    expect(agent.closed?.code).toBe(CloseCode.AGENT_REPLACED);
+    expect(a.socket.closed?.code).toBe(CloseCode.AGENT_DISCONNECTED);
+    // The old agent's late close must not take the new one down.
+    router.agentClosed(agentMeta);
+    expect(router.agentConnected).toBe(true);
+    router.agentClosed(newerMeta);
+    expect(router.agentConnected).toBe(false);
+  });
+
+  it('bounds frame sizes and rejects malformed frames', () => {
+    const { router, agent, agentMeta, open } = harness();
+    const a = open();
+    router.clientMessage(a.meta, new Uint8Array(65535));
+    expect(a.socket.closed).toBeNull();
+    router.clientMessage(a.meta, new Uint8Array(65536));
+    expect(a.socket.closed?.code).toBe(CloseCode.FRAME_TOO_LARGE);
+    expect(agent.frames().at(-1)).toEqual({
+      type: 'client_closed',
+      connId: a.meta.connId,
+      code: CloseCode.FRAME_TOO_LARGE,
+    });
+    const b = open();
+    router.clientMessage(b.meta, 'text');
+    expect(b.socket.closed?.code).toBe(CloseCode.MALFORMED_FRAME);
+    router.agentMessage(agent, agentMeta, new Uint8Array([0x02, 0, 0, 0, 1]));
+    expect(agent.closed?.code).toBe(CloseCode.MALFORMED_FRAME);
+  });
+
+  it('bounds phones per Burrow and their connection rate, with the injected clock', () => {
+    const { router, open, advance } = harness();
+    const phones = Array.from({ length: MAX_CLIENTS_PER_BURROW }, () => open());
+    expect(router.admitClient()).toEqual({ ok: false, code: CloseCode.TOO_MANY_CLIENTS });
+    for (const p of phones) router.clientClosed(p.meta, 1000);
+    // 16 tokens spent; 4 left of the burst.
+    const left = CLIENT_CONNECT_RATE_PER_BURROW.capacity - MAX_CLIENTS_PER_BURROW;
+    for (let i = 0; i < left; i++) router.clientClosed(open().meta, 1000);
+    expect(router.admitClient()).toEqual({ ok: false, code: CloseCode.RATE_LIMITED });
+    advance(CLIENT_CONNECT_RATE_PER_BURROW.refillIntervalMs);
+    expect(router.admitClient().ok).toBe(true);
+  });
+
+  it('restores routing from socket attachments after a wake', () => {
+    const { router, agent, agentMeta, open } = harness();
+    const a = open();
+    const woke = new RelayRouter<FakeSocket>({ now: () => 0, nextId: () => 99 });
+    const sockets: Array<{ socket: FakeSocket; meta: SocketMeta | null }> = [
+      { socket: agent, meta: agentMeta },
+      { socket: a.socket, meta: a.meta },
+      { socket: new FakeSocket(), meta: null },
+    ];
+    woke.restore(sockets);
+    expect(woke.agentConnected).toBe(true);
+    expect(woke.clientCount).toBe(1);
+    woke.clientMessage(a.meta, new Uint8Array([7]));
+    expect(agent.frames().at(-1)).toEqual({
+      type: 'data',
+      connId: a.meta.connId,
+      payload: new Uint8Array([7]),
+    });
+    expect(router.clientCount).toBe(1);
+  });
+});

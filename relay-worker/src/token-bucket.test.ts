@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type TokenBucketConfig, take } from './token-bucket.js';
+
+const config: TokenBucketConfig = { capacity: 5, refillIntervalMs: 1_000 };
+
+describe('token bucket [R-LIM-2]', () => {
+  it('allows a burst of capacity, then one per interval', () => {
+    let state: ReturnType<typeof take>['state'] | undefined;
+    for (let i = 0; i < 5; i++) {
+      const r = take(config, state, 0);
+      expect(r.allowed).toBe(true);
+      state = r.state;
+    }
+    const refused = take(config, state, 0);
+    expect(refused).toMatchObject({ allowed: false, retryAfterMs: 1_000 });
+    expect(take(config, refused.state, 999).allowed).toBe(false);
+    expect(take(config, refused.state, 1_000).allowed).toBe(true);
+  });
+
+  it('never grants more than capacity + elapsed/interval (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 3_000 }), { maxLength: 200 }), (gaps) => {
+        let now = 0;
+        let state: ReturnType<typeof take>['state'] | undefined;
+        let granted = 0;
+        for (const gap of gaps) {
+          now += gap;
+          const r = take(config, state, now);
+          state = r.state;
+          if (r.allowed) granted += 1;
+          expect(r.state.tokens).toBeGreaterThanOrEqual(0);
+          expect(r.state.tokens).toBeLessThanOrEqual(config.capacity);
+        }
+        expect(granted).toBeLessThanOrEqual(config.capacity + Math.floor(now / config.refillIntervalMs));
+      }),
+      { seed: 42, numRuns: 200 },
+    );
+  });
+
+  it('refills nothing when the clock goes backwards, and rejects bad input', () => {
+    const first = take(config, undefined, 10_000);
+    const back = take(config, { tokens: 0, at: 10_000 }, 5_000);
+    expect(first.allowed).toBe(true);
+    expect(back.allowed).toBe(false);
+    expect(back.state.at).toBe(10_000);
+    expect(() => take(config, undefined, Number.NaN)).toThrow(TypeError);
+    expect(() => take({ capacity: 0, refillIntervalMs: 1 }, undefined, 0)).toThrow(RangeError);
+    expect(() => take({ capacity: 1, refillIntervalMs: 0 }, undefined, 0)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,281 @@
+/**
+ * The relay's HTTP surface on workerd (`wrangler dev`): info, enrollment (open and operator-gated, rate
+ * limited), deliveries and push subscriptions, JSON errors, body limits, static assets with CSP and the SPA
+ * fallback. [SPEC: R-HTTP-*, R-LIM-*, R-ASSET-*]
+ */
+import { createECDH, createHash, randomBytes } from 'node:crypto';
+import {
+  decodeDeliveryListResponse,
+  decodeErrorBody,
+  decodeRelayInfo,
+  encodeBase64url,
+} from '@burrow/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../src/security-headers.js';
+import { type RelayHandle, startRelay } from './harness.js';
+import { enroll, freshSource } from './relay-client.js';
+
+const SECRET = 'operator-secret-for-tests';
+let relay: RelayHandle;
+let gated: RelayHandle;
+beforeAll(async () => {
+  [relay, gated] = await Promise.all([startRelay(), startRelay({ vars: { ENROLL_SECRET: SECRET } })]);
+});
+afterAll(async () => {
+  await Promise.all([relay?.stop(), gated?.stop()]);
+});
+
+const b64 = (n: number) => encodeBase64url(randomBytes(n));
+const sha256 = (token: string) =>
+  encodeBase64url(createHash('sha256').update(Buffer.from(token, 'base64url')).digest());
+
+async function expectError(response: Response, status: number, code: string): Promise<void> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('Content-Type')).toMatch(/^application\/json/);
+  expect(decodeErrorBody(await response.json()).error.code).toBe(code);
+}
+
+function validSubscription() {
+  const ecdh = createECDH('prime256v1');
+  return {
+    endpoint: 'https://fcm.googleapis.com/fcm/send/abc123',
+    expirationTime: null,
+    keys: { p256dh: encodeBase64url(ecdh.generateKeys()), auth: b64(16) },
+  };
+}
+
+describe('GET /v1/info [R-HTTP-1]', () => {
+  it('reports the service, protocol version, gating and limits', async () => {
+    const info = decodeRelayInfo(await (await fetch(`${relay.url}/v1/info`)).json());
+    expect(info).toMatchObject({
+      service: 'burrow-relay',
+      protocolVersion: 1,
+      vapidPublicKey: null,
+      enrollmentGated: false,
+    });
+    expect(info.limits.clientFrameMaxBytes).toBe(65535);
+    expect(decodeRelayInfo(await (await fetch(`${gated.url}/v1/info`)).json()).enrollmentGated).toBe(true);
+  });
+});
+
+describe('POST /v1/burrows [R-HTTP-2, R-HTTP-3]', () => {
+  it('enrolls with fresh random ids and tokens', async () => {
+    const a = await enroll(relay.url);
+    const b = await enroll(relay.url);
+    expect(a.burrowId).not.toBe(b.burrowId);
+    expect(a.burrowToken).not.toBe(b.burrowToken);
+  });
+
+  it('on a gated relay, needs the operator secret', async () => {
+    const post = (headers: Record<string, string>) =>
+      fetch(`${gated.url}/v1/burrows`, {
+        method: 'POST',
+        headers: { 'CF-Connecting-IP': freshSource(), ...headers },
+      });
+    await expectError(await post({}), 401, 'unauthorized');
+    await expectError(await post({ Authorization: 'Bearer wrong' }), 401, 'unauthorized');
+    await expectError(await post({ Authorization: `Bearer ${SECRET}x` }), 401, 'unauthorized');
+    await expectError(await post({ Authorization: SECRET }), 401, 'unauthorized');
+    const ok = await post({ Authorization: `Bearer ${SECRET}` });
+    expect(ok.status).toBe(201);
+  });
+
+  it('limits enrollments per source to a burst of 5, wrong secrets included', async () => {
+    const source = freshSource();
+    const post = (url: string, headers: Record<string, string> = {}) =>
+      fetch(`${url}/v1/burrows`, { method: 'POST', headers: { 'CF-Connecting-IP': source, ...headers } });
+    for (let i = 0; i < 5; i++) expect((await post(relay.url)).status).toBe(201);
+    const limited = await post(relay.url);
+    await expectError(limited, 429, 'rate_limited');
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
+    // Another source is unaffected.
+    expect((await post(relay.url, { 'CF-Connecting-IP': freshSource() })).status).toBe(201);
+    // Guessing the operator secret spends the same tokens.
+    for (let i = 0; i < 5; i++)
+      expect((await post(gated.url, { Authorization: 'Bearer guess' })).status).toBe(401);
+    await expectError(await post(gated.url, { Authorization: `Bearer ${SECRET}` }), 429, 'rate_limited');
+  });
+});
+
+describe('deliveries and subscriptions [R-HTTP-4, R-HTTP-6..8]', () => {
+  it('registers, lists, subscribes, unsubscribes and revokes', async () => {
+    const { burrowId, burrowToken } = await enroll(relay.url);
+    const base = `${relay.url}/v1/burrows/${burrowId}/deliveries`;
+    const burrowAuth = { Authorization: `Bearer ${burrowToken}` };
+    const json = { 'Content-Type': 'application/json' };
+    const deliveryId = b64(16);
+    const deliveryToken = b64(32);
+    const phoneAuth = { Authorization: `Bearer ${deliveryToken}` };
+    const list = async () =>
+      decodeDeliveryListResponse(await (await fetch(base, { headers: burrowAuth })).json());
+
+    expect((await list()).deliveries).toEqual([]);
+    const put = await fetch(`${base}/${deliveryId}`, {
+      method: 'PUT',
+      headers: { ...burrowAuth, ...json },
+      body: JSON.stringify({ tokenHash: sha256(deliveryToken) }),
+    });
+    expect(put.status).toBe(201);
+    const [registered] = (await list()).deliveries;
+    expect(registered).toMatchObject({ deliveryId, subscriptionUpdatedAt: null });
+
+    const sub = await fetch(`${base}/${deliveryId}/subscription`, {
+      method: 'PUT',
+      headers: { ...phoneAuth, ...json },
+      body: JSON.stringify(validSubscription()),
+    });
+    expect(sub.status).toBe(204);
+    const [subscribed] = (await list()).deliveries;
+    expect(subscribed?.subscriptionUpdatedAt).toBeGreaterThan(0);
+
+    expect(
+      (await fetch(`${base}/${deliveryId}/subscription`, { method: 'DELETE', headers: phoneAuth })).status,
+    ).toBe(204);
+    expect((await list()).deliveries[0]?.subscriptionUpdatedAt).toBeNull();
+    await expectError(
+      await fetch(`${base}/${deliveryId}/subscription`, { method: 'DELETE', headers: phoneAuth }),
+      404,
+      'not_found',
+    );
+
+    expect((await fetch(`${base}/${deliveryId}`, { method: 'DELETE', headers: burrowAuth })).status).toBe(
+      204,
+    );
+    expect((await list()).deliveries).toEqual([]);
+    // Revoked: the phone's token no longer works.
+    await expectError(
+      await fetch(`${base}/${deliveryId}/subscription`, {
+        method: 'PUT',
+        headers: { ...phoneAuth, ...json },
+        body: JSON.stringify(validSubscription()),
+      }),
+      401,
+      'unauthorized',
+    );
+  });
+
+  it('refuses wrong and missing tokens, on both the Burrow and the phone routes', async () => {
+    const a = await enroll(relay.url);
+    const b = await enroll(relay.url);
+    const base = `${relay.url}/v1/burrows/${a.burrowId}/deliveries`;
+    await expectError(await fetch(base), 401, 'unauthorized');
+    await expectError(
+      await fetch(base, { headers: { Authorization: `Bearer ${b.burrowToken}` } }),
+      401,
+      'unauthorized',
+    );
+    await expectError(await fetch(base, { headers: { Authorization: 'Bearer x' } }), 401, 'unauthorized');
+    const deliveryId = b64(16);
+    const deliveryToken = b64(32);
+    await fetch(`${base}/${deliveryId}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${a.burrowToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ tokenHash: sha256(deliveryToken) }),
+    });
+    const putSub = (token: string | null, id = deliveryId) =>
+      fetch(`${base}/${id}/subscription`, {
+        method: 'PUT',
+        headers: {
+          'Content-Type': 'application/json',
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(validSubscription()),
+      });
+    await expectError(await putSub(null), 401, 'unauthorized');
+    await expectError(await putSub(b64(32)), 401, 'unauthorized');
+    // The Burrow's own token is not the phone's.
+    await expectError(await putSub(a.burrowToken), 401, 'unauthorized');
+    // An unknown delivery answers exactly like a wrong token.
+    await expectError(await putSub(deliveryToken, b64(16)), 401, 'unauthorized');
+    expect((await putSub(deliveryToken)).status).toBe(204);
+  });
+
+  it('validates subscriptions and bounds bodies', async () => {
+    const { burrowId, burrowToken } = await enroll(relay.url);
+    const base = `${relay.url}/v1/burrows/${burrowId}/deliveries`;
+    const deliveryId = b64(16);
+    const deliveryToken = b64(32);
+    await fetch(`${base}/${deliveryId}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${burrowToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ tokenHash: sha256(deliveryToken) }),
+    });
+    const put = (body: string, type = 'application/json') =>
+      fetch(`${base}/${deliveryId}/subscription`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${deliveryToken}`, 'Content-Type': type },
+        body,
+      });
+    const good = validSubscription();
+    const bad = (patch: object) => JSON.stringify({ ...good, ...patch });
+    const offCurve = encodeBase64url(Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 0xff)]));
+    for (const body of [
+      '{',
+      '[]',
+      'null',
+      bad({ endpoint: 'http://fcm.googleapis.com/x' }),
+      bad({ endpoint: 'https://127.0.0.1/x' }),
+      bad({ endpoint: 'https://[::1]/x' }),
+      bad({ endpoint: 'https://localhost/x' }),
+      bad({ endpoint: 'https://user:pw@push.example.com/x' }),
+      bad({ endpoint: `https://push.example.com/${'a'.repeat(2100)}` }),
+      bad({ keys: { p256dh: good.keys.p256dh.slice(1), auth: good.keys.auth } }),
+      bad({ keys: { p256dh: offCurve, auth: good.keys.auth } }),
+      bad({ keys: { p256dh: good.keys.p256dh, auth: b64(15) } }),
+      bad({ keys: { p256dh: good.keys.p256dh } }),
+    ]) {
+      await expectError(await put(body), 400, 'bad_request');
+    }
+    await expectError(await put(JSON.stringify(good), 'text/plain'), 415, 'unsupported_media_type');
+    await expectError(
+      await put(JSON.stringify({ ...good, pad: 'x'.repeat(5000) })),
+      413,
+      'payload_too_large',
+    );
+    expect((await put(JSON.stringify(good))).status).toBe(204);
+
+    await expectError(
+      await fetch(`${base}/${b64(16)}`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${burrowToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ tokenHash: 'short' }),
+      }),
+      400,
+      'bad_request',
+    );
+  });
+});
+
+describe('routing, errors and assets [R-HTTP-9, R-ASSET-1, R-ASSET-2]', () => {
+  it('answers unknown /v1 routes and unknown Burrows with JSON 404', async () => {
+    await expectError(await fetch(`${relay.url}/v1/nope`), 404, 'not_found');
+    await expectError(await fetch(`${relay.url}/v1`), 404, 'not_found');
+    await expectError(await fetch(`${relay.url}/v1/info`, { method: 'DELETE' }), 404, 'not_found');
+    await expectError(
+      await fetch(`${relay.url}/v1/burrows/${b64(16)}/deliveries`, {
+        headers: { Authorization: `Bearer ${b64(32)}` },
+      }),
+      404,
+      'not_found',
+    );
+  });
+
+  it('serves assets and the SPA fallback with the CSP and security headers', async () => {
+    for (const path of ['/', '/app.js', '/sessions/some-id', '/deep/link?x=1']) {
+      const response = await fetch(`${relay.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('Content-Security-Policy'), path).toBe(CONTENT_SECURITY_POLICY);
+      expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff');
+      expect(response.headers.get('Referrer-Policy')).toBe('no-referrer');
+      expect(response.headers.get('X-Frame-Options')).toBe('DENY');
+      const text = await response.text();
+      if (path === '/app.js') expect(text).toContain('fixture');
+      else expect(text).toContain('fixture index');
+    }
+    const csp = CONTENT_SECURITY_POLICY;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+  });
+});
