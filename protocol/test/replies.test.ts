@@ -3,12 +3,16 @@ import { describe, expect, test } from 'vitest';
 import { burrowControlSchema } from '../src/remote/burrow-messages.js';
 import { clientControlSchema } from '../src/remote/client-messages.js';
 import {
+  burrowStream,
+  clientStream,
   decodeBurrowMessage,
   decodeClientMessage,
   encodeBurrowMessage,
   errorReply,
   OutputCursor,
   type ProtocolError,
+  pairBurrowStream,
+  pairClientStream,
   Reassembler,
 } from '../src/remote/index.js';
 import { controlOf, expectRule } from './helpers.js';
@@ -70,4 +74,60 @@ test('R-DEV-2: no connect-mode message can carry delivery credentials or keys', 
     Object.keys(o.entries),
   );
   for (const secret of ['deliveryToken', 'deliveryId', 'psk']) expect(fields).not.toContain(secret);
+});
+
+describe('MessageStream', () => {
+  test('a snapshot and live output cross a burrow/client pair of streams, fragmented', () => {
+    const burrow = burrowStream();
+    const phone = clientStream();
+    const data = 'x'.repeat(200_000);
+    const snapshot = {
+      type: 'attached',
+      rid: 1,
+      session: 's',
+      offset: 0,
+      cols: 80,
+      rows: 24,
+      firstLine: 0,
+      hasOlder: false,
+      data,
+    } as const;
+    const plaintexts = [
+      ...burrow.send(snapshot),
+      ...burrow.send({ type: 'output', session: 's', offset: 0, data: new Uint8Array([0x61]) }),
+    ];
+    expect(plaintexts.length).toBeGreaterThan(3);
+    const received = plaintexts.map((p) => phone.receive(p)).filter((m) => m !== null);
+    expect(received).toEqual([
+      snapshot,
+      { type: 'output', session: 's', offset: 0, data: new Uint8Array([0x61]) },
+    ]);
+    phone.end();
+    const [hello] = phone.send({ type: 'hello', appVersion: '1.0.0', viewer: 'test', cols: 80, rows: 24 });
+    expect(burrow.receive(hello!)).toMatchObject({ type: 'hello', viewer: 'test' });
+  });
+  test('pair streams speak only pairing messages', () => {
+    const burrow = pairBurrowStream();
+    const phone = pairClientStream();
+    const [request] = phone.send({ type: 'pair-request', label: 'phone', platform: 'iOS', userAgent: 'x' });
+    expect(burrow.receive(request!)).toMatchObject({ type: 'pair-request' });
+    const [pending] = burrow.send({ type: 'pair-pending' });
+    expect(phone.receive(pending!)).toEqual({ type: 'pair-pending' });
+    expectRule(() => burrow.receive(clientStream().send({ type: 'ping', rid: 1 })[0]!), 'R-MSG-3');
+  });
+  test('a stream cut inside a fragmented message fails on end()', () => {
+    const phone = clientStream();
+    const pieces = burrowStream().send({
+      type: 'resync',
+      session: 's',
+      offset: 0,
+      cols: 1,
+      rows: 1,
+      firstLine: 0,
+      hasOlder: false,
+      data: 'y'.repeat(100_000),
+    });
+    expect(phone.receive(pieces[0]!)).toBeNull();
+    expectRule(() => phone.end(), 'R-FRAG-7', { fatal: true });
+  });
 });

@@ -1,5 +1,8 @@
 // Remote API v1 (inside Noise), binary framing and fragmentation. The rules cited in [SPEC: …] are in
 // protocol/SPEC.md.
+import type { BurrowMessage } from './burrow-messages.js';
+import type { ClientMessage } from './client-messages.js';
+
 export type {
   BurrowControlMessage,
   BurrowMessage,
@@ -44,5 +47,16 @@ export { OutputCursor } from './output-cursor.js';
 export type { PairBurrowMessage, PairClientMessage } from './pairing-messages.js';
 export { PAIR_REJECT_REASONS } from './pairing-messages.js';
 export type { Notification, NotificationSource, SessionEntry, SessionStatus } from './session-entry.js';
-export { NOTIFICATION_SOURCES, SESSION_STATUSES } from './session-entry.js';
+export {
+  NOTIFICATION_SOURCES,
+  notificationSchema,
+  SESSION_STATUSES,
+  sessionEntrySchema,
+} from './session-entry.js';
 export type { AlertSettings, AlertSettingsPatch } from './settings.js';
+export { alertSettingsPatchSchema, alertSettingsSchema, watchRulesSchema } from './settings.js';
+export { burrowStream, clientStream, MessageStream, pairBurrowStream, pairClientStream } from './stream.js';
+
+/** One message of a direction by its type, e.g. `ClientMessageOf<'attach'>`. */
+export type ClientMessageOf<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;
+export type BurrowMessageOf<T extends BurrowMessage['type']> = Extract<BurrowMessage, { type: T }>;
