@@ -20,20 +20,28 @@ export async function enrollCommand(
   now: () => number = Date.now,
   fetchFn: typeof fetch = fetch,
 ): Promise<{ burrowId: string; relayUrl: string }> {
-  if (!RELAY_URL.test(args.relayUrl)) throw new TypeError('--relay must be an https:// URL (http:// only for localhost)');
+  if (!RELAY_URL.test(args.relayUrl))
+    throw new TypeError('--relay must be an https:// URL (http:// only for localhost)');
   const relayUrl = args.relayUrl.replace(/\/+$/, '');
   const enrolled = await enrollAtRelay(relayUrl, args.secret, fetchFn);
   const state = store.load();
-  const staticKey = state.staticKey ?? (() => {
-    const kp = generateKeyPair();
-    return { publicKey: encodeBase64url(kp.publicKey), privateKey: encodeBase64url(kp.privateKey) };
-  })();
+  const staticKey =
+    state.staticKey ??
+    (() => {
+      const kp = generateKeyPair();
+      return { publicKey: encodeBase64url(kp.publicKey), privateKey: encodeBase64url(kp.privateKey) };
+    })();
   store.save({
     ...state,
     staticKey,
     // A new enrollment is a new identity at the relay: phones paired under the old burrowId cannot reach us.
     acl: state.enrollment?.burrowId === enrolled.burrowId ? state.acl : [],
-    enrollment: { relayUrl, burrowId: enrolled.burrowId, burrowToken: enrolled.burrowToken, enrolledAt: now() },
+    enrollment: {
+      relayUrl,
+      burrowId: enrolled.burrowId,
+      burrowToken: enrolled.burrowToken,
+      enrolledAt: now(),
+    },
   });
   return { burrowId: enrolled.burrowId, relayUrl };
 }

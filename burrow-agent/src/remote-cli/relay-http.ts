@@ -3,7 +3,12 @@
  * registering / revoking a phone's delivery. Tokens travel only in the Authorization header, never in a URL.
  */
 import { createHash } from 'node:crypto';
-import { decodeEnrollResponse, decodeErrorBody, type EnrollResponse, encodeBase64url } from '@burrow/protocol';
+import {
+  decodeEnrollResponse,
+  decodeErrorBody,
+  type EnrollResponse,
+  encodeBase64url,
+} from '@burrow/protocol';
 import type { DeliveryRegistrar } from '../remote/remote-endpoint.js';
 
 /** Budget for one relay HTTP call (ms). */
@@ -26,7 +31,10 @@ async function call(fetchFn: Fetch, url: string, init: RequestInit): Promise<Res
   try {
     res = await fetchFn(url, { ...init, signal: AbortSignal.timeout(RELAY_HTTP_TIMEOUT_MS) });
   } catch (error) {
-    throw new RelayHttpError(0, `could not reach the relay at ${new URL(url).origin}: ${(error as Error).message}`);
+    throw new RelayHttpError(
+      0,
+      `could not reach the relay at ${new URL(url).origin}: ${(error as Error).message}`,
+    );
   }
   if (res.ok) return res;
   let detail = `HTTP ${res.status}`;
@@ -41,7 +49,11 @@ async function call(fetchFn: Fetch, url: string, init: RequestInit): Promise<Res
 const base = (relayUrl: string) => relayUrl.replace(/\/+$/, '');
 
 /** `POST /v1/burrows`, with the operator secret as a bearer token when the relay is gated. */
-export async function enrollAtRelay(relayUrl: string, secret: string | null, fetchFn: Fetch = fetch): Promise<EnrollResponse> {
+export async function enrollAtRelay(
+  relayUrl: string,
+  secret: string | null,
+  fetchFn: Fetch = fetch,
+): Promise<EnrollResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (secret !== null) headers.authorization = `Bearer ${secret}`;
   const res = await call(fetchFn, `${base(relayUrl)}/v1/burrows`, { method: 'POST', headers, body: '{}' });

@@ -110,8 +110,9 @@ export function respondToMessage1(ctx: ResponderContext, message1: Uint8Array): 
   return ctx.openOffer
     ? { kind: 'reject', code: CloseCode.HANDSHAKE_FAILED, why: 'message 1 fits neither mode' }
     : {
+        // Most likely a pairing link that was used or has expired (or one made for another Burrow key).
         kind: 'reject',
-        code: CloseCode.HANDSHAKE_FAILED,
+        code: CloseCode.PAIRING_UNAVAILABLE,
         why: 'message 1 did not decrypt (no pairing offer open)',
       };
 }

@@ -73,8 +73,20 @@ export interface RemoteEndpointOptions {
 
 type Conn =
   | { state: 'new'; timer: NodeJS.Timeout }
-  | { state: 'confirming-connect'; timer: NodeJS.Timeout; channel: SecureChannel; device: DeviceRecord; timestamp: number }
-  | { state: 'confirming-pair'; timer: NodeJS.Timeout; channel: SecureChannel; offer: PairingOffer; clientPublicKey: Uint8Array }
+  | {
+      state: 'confirming-connect';
+      timer: NodeJS.Timeout;
+      channel: SecureChannel;
+      device: DeviceRecord;
+      timestamp: number;
+    }
+  | {
+      state: 'confirming-pair';
+      timer: NodeJS.Timeout;
+      channel: SecureChannel;
+      offer: PairingOffer;
+      clientPublicKey: Uint8Array;
+    }
   | { state: 'pairing'; channel: SecureChannel }
   | { state: 'live'; channel: SecureChannel; api: ApiConnection; deviceId: string };
 
@@ -111,7 +123,10 @@ export class RemoteEndpoint {
   closeDevice(deviceId: string, code: CloseCode = CloseCode.DEVICE_REVOKED): number {
     let n = 0;
     for (const [id, c] of this.#conns) {
-      if ((c.state === 'live' && c.deviceId === deviceId) || (c.state === 'confirming-connect' && c.device.deviceId === deviceId)) {
+      if (
+        (c.state === 'live' && c.deviceId === deviceId) ||
+        (c.state === 'confirming-connect' && c.device.deviceId === deviceId)
+      ) {
         this.#closeClient(id, code);
         n++;
       }
@@ -212,20 +227,37 @@ export class RemoteEndpoint {
     this.#conns.set(
       connId,
       outcome.kind === 'connect'
-        ? { state: 'confirming-connect', timer, channel, device: outcome.device, timestamp: outcome.timestamp }
-        : { state: 'confirming-pair', timer, channel, offer: outcome.offer, clientPublicKey: outcome.clientPublicKey },
+        ? {
+            state: 'confirming-connect',
+            timer,
+            channel,
+            device: outcome.device,
+            timestamp: outcome.timestamp,
+          }
+        : {
+            state: 'confirming-pair',
+            timer,
+            channel,
+            offer: outcome.offer,
+            clientPublicKey: outcome.clientPublicKey,
+          },
     );
     this.#o.sendFrame(encodeDataFrame(connId, outcome.message2));
   }
 
-  #confirmConnect(connId: number, c: Extract<Conn, { state: 'confirming-connect' }>, payload: Uint8Array): void {
+  #confirmConnect(
+    connId: number,
+    c: Extract<Conn, { state: 'confirming-connect' }>,
+    payload: Uint8Array,
+  ): void {
     // Decrypting proves the phone holds the device psk (IKpsk2 key confirmation). A wrong psk → NoiseError.
     const frame = c.channel.open(payload);
     clearTimeout(c.timer);
     if (this.#o.devices.findByPublicKey(c.device.clientPublicKey) === undefined) {
       return this.#closeClient(connId, CloseCode.DEVICE_REVOKED);
     }
-    if (this.liveDevices().length >= MAX_LIVE_CONNECTIONS) return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+    if (this.liveDevices().length >= MAX_LIVE_CONNECTIONS)
+      return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
     // Re-check against the persisted floor: two racing connects with one message 1 must not both win.
     if (c.timestamp <= this.#o.devices.lastHandshakeAt(c.device.deviceId)) {
       return this.#closeClient(connId, CloseCode.STALE_HANDSHAKE);
@@ -258,8 +290,13 @@ export class RemoteEndpoint {
     this.#conns.set(connId, { state: 'pairing', channel: c.channel });
     send({ type: 'pair-pending' });
     const code = confirmationCode(c.channel.transport.handshakeHash);
-    const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), PAIR_CONFIRM_BUDGET_MS).unref());
-    Promise.race([approver({ code, label: c.offer.label ?? request.label, platform: request.platform }), timeout])
+    const timeout = new Promise<'timeout'>((r) =>
+      setTimeout(() => r('timeout'), PAIR_CONFIRM_BUDGET_MS).unref(),
+    );
+    Promise.race([
+      approver({ code, label: c.offer.label ?? request.label, platform: request.platform }),
+      timeout,
+    ])
       .then(async (answer) => {
         if (this.#conns.get(connId)?.state !== 'pairing') return; // the phone left
         if (answer !== true) {

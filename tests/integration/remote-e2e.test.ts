@@ -1,0 +1,176 @@
+/**
+ * Enroll → pair (auto-approved) → connect → list → attach → `echo hello` → revoke, through a real relay under
+ * `wrangler dev`, real bash, and Pocket's own client core on Node `ws`.
+ */
+import {
+  BurrowConnection,
+  MemoryPairingStorage,
+  type PairingRecord,
+  pairWithOffer,
+  parsePairingLink,
+} from '@burrow/pocket/core';
+import { CloseCode } from '@burrow/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
+import { nodeSocketFactory } from '../helpers/node-socket.js';
+import { startRemoteBurrow } from '../helpers/remote-burrow.js';
+
+let relay: RelayHandle;
+let burrow: Awaited<ReturnType<typeof startRemoteBurrow>>;
+
+const until = async (cond: () => boolean, what: string, ms = 20_000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+beforeAll(async () => {
+  relay = await startRelay();
+  burrow = await startRemoteBurrow(relay.url);
+  await until(() => burrow.link.status.kind === 'connected', 'the relay link');
+});
+
+afterAll(async () => {
+  await burrow?.stop();
+  await relay?.stop();
+});
+
+describe('remote end to end', () => {
+  const storage = new MemoryPairingStorage();
+  const message1s: Uint8Array[] = [];
+  let pairing: PairingRecord;
+
+  it('pairs with a link; both sides show the same code; the link works once', async () => {
+    const burrowCodes: string[] = [];
+    burrow.setApprover(async (req) => {
+      burrowCodes.push(req.code);
+      return true;
+    });
+    const link = burrow.newPairingLink();
+    const offer = parsePairingLink(link);
+    let phoneCode = '';
+    pairing = await pairWithOffer({
+      offer,
+      socketFactory: nodeSocketFactory(),
+      storage,
+      label: 'test phone',
+      platform: 'node',
+      userAgent: 'vitest',
+      onCode: (c) => {
+        phoneCode = c;
+      },
+    });
+    expect(phoneCode).toMatch(/^\d{6}$/);
+    expect(burrowCodes).toEqual([phoneCode]);
+    expect(burrow.devices.list().map((d) => d.label)).toEqual(['test phone']);
+    await expect(
+      pairWithOffer({
+        offer,
+        socketFactory: nodeSocketFactory(),
+        storage,
+        label: 'x',
+        platform: 'x',
+        userAgent: 'x',
+        onCode: () => {},
+      }),
+    ).rejects.toMatchObject({ reason: 'unavailable' });
+  });
+
+  it('connects, lists, attaches, types echo hello and reads it back', async () => {
+    const session = burrow.registry.create({
+      name: 'shell',
+      cwd: burrow.stateDir,
+      command: ['/bin/bash', '--norc', '--noprofile'],
+      cols: 80,
+      rows: 24,
+    });
+    const conn = new BurrowConnection({
+      pairing,
+      socketFactory: nodeSocketFactory(message1s),
+      storage,
+      viewer: 'test',
+      appVersion: 'test-1',
+      cols: 80,
+      rows: 24,
+    });
+    conn.start();
+    try {
+      await until(() => conn.sessions.has(session.id), 'the directory');
+      expect(conn.statusText).toBe('connected');
+      let out = '';
+      let snapshots = 0;
+      const term = conn.attach(
+        session.id,
+        { cols: 100, rows: 30 },
+        {
+          onSnapshot: () => {
+            snapshots++;
+          },
+          onOutput: (d) => {
+            out += new TextDecoder().decode(d);
+          },
+        },
+      );
+      await until(() => snapshots === 1, 'the attach snapshot');
+      term.input('echo hel""lo\r');
+      await until(() => out.includes('hello'), 'echo output');
+      await until(() => session.info().cols === 100, 'the attach size');
+      conn.acknowledge(session.id, false);
+      await until(() => burrow.attention.calls.includes(`ack ${session.id} false`), 'acknowledge routed');
+    } finally {
+      conn.stop();
+    }
+  });
+
+  it('refuses a replayed message 1', async () => {
+    expect(message1s.length).toBeGreaterThan(0);
+    const ws = new WebSocket(`${relay.wsUrl}/v1/burrows/${pairing.burrowId}/client`);
+    const code = await new Promise<number>((resolve) => {
+      ws.on('open', () => ws.send(message1s[0]!));
+      ws.on('close', (c) => resolve(c));
+    });
+    expect(code).toBe(CloseCode.STALE_HANDSHAKE);
+  });
+
+  it('revocation drops the live connection and refuses the next connect', async () => {
+    const stored = (await storage.get(pairing.burrowId))!;
+    const conn = new BurrowConnection({
+      pairing: stored,
+      socketFactory: nodeSocketFactory(),
+      storage,
+      viewer: 'test',
+      appVersion: 'test-1',
+      cols: 80,
+      rows: 24,
+    });
+    let revoked = 0;
+    conn.subscribe((e) => {
+      if (e.type === 'revoked') revoked++;
+    });
+    conn.start();
+    await until(() => conn.status.kind === 'connected', 'connect');
+    await burrow.revoke(stored.deviceId);
+    await until(() => revoked === 1, 'the revocation close');
+    expect(conn.statusText).toBe('this phone was removed');
+    const again = new BurrowConnection({
+      pairing: (await storage.get(pairing.burrowId))!,
+      socketFactory: nodeSocketFactory(),
+      storage,
+      viewer: 'test',
+      appVersion: 'test-1',
+      cols: 80,
+      rows: 24,
+    });
+    let refused = '';
+    again.subscribe((e) => {
+      if (e.type === 'status' && e.status.kind === 'closed') refused = e.status.reason;
+    });
+    again.start();
+    await until(() => refused !== '', 'the refused connect');
+    expect(refused).toBe('this phone is not paired with that computer');
+    again.stop();
+  });
+});
