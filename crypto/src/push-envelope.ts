@@ -38,7 +38,7 @@ export const PUSH_ENVELOPE_MAX_BYTES = 3993;
 export const PUSH_DELIVERY_ID_MAX_BYTES = 64;
 export const PUSH_SENDER_HINT_BYTES = 8;
 /** Sizes the sealed plaintext is padded to, so the length reveals only a coarse bucket. */
-export const PUSH_PADDED_SIZES: readonly number[] = [256, 512, 1024, 2048, 3840];
+export const PUSH_PADDED_SIZES: readonly number[] = Object.freeze([256, 512, 1024, 2048, 3840]);
 const PLAINTEXT_HEADER_BYTES = 10;
 export const PUSH_PAYLOAD_MAX_BYTES =
   PUSH_PADDED_SIZES[PUSH_PADDED_SIZES.length - 1]! - PLAINTEXT_HEADER_BYTES;
@@ -187,6 +187,13 @@ export function openPushEnvelope(envelope: Uint8Array, params: OpenPushEnvelopeP
   assertBytes('burrowId', params.burrowId, BURROW_ID_BYTES);
   encodeDeliveryId(params.deliveryId);
   assertBytes('senderStaticKey', params.senderStaticKey, X25519_KEY_BYTES);
+  // Checked up front so a bad key pair is reported as such whatever the envelope says.
+  assertBytes(
+    'recipientStaticKeyPair.privateKey',
+    params.recipientStaticKeyPair?.privateKey,
+    X25519_KEY_BYTES,
+  );
+  assertBytes('recipientStaticKeyPair.publicKey', params.recipientStaticKeyPair?.publicKey, X25519_KEY_BYTES);
   assertPsk(params.psk);
   assertSeq('lastSeenSeq', params.lastSeenSeq, 0);
   const header = readPushEnvelopeHeader(envelope);

@@ -148,6 +148,10 @@ describe.each(AEAD_BACKENDS.map((aead) => ({ name: aead.name, aead })))(
       expect(() => seal({ burrowId: new Uint8Array(8) })).toThrow(RangeError);
       expect(() => seal({ psk: new Uint8Array(16) })).toThrow(RangeError);
       expect(() => open(seal(), { lastSeenSeq: -1 })).toThrow(RangeError);
+      expect(() => open(new Uint8Array(1), { recipientStaticKeyPair: undefined as never })).toThrow(
+        TypeError,
+      );
+      expect(() => open(seal(), { senderStaticKey: new Uint8Array(31) })).toThrow(RangeError);
       expect(() => open('x' as unknown as Uint8Array)).toThrow(TypeError);
     });
   },
