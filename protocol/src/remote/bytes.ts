@@ -45,7 +45,7 @@ export function writeOffset(out: Uint8Array, at: number, value: number): void {
 /** Reads an 8-byte big-endian offset, or returns null if it is 2^53 or more (R-FRAME-4). */
 export function readOffset(bytes: Uint8Array, at: number): number | null {
   const high = readU32(bytes, at);
-  if (high > 0x1f_ffff) return null;
-  const value = high * 0x1_0000_0000 + readU32(bytes, at + 4);
-  return value <= MAX_OFFSET ? value : null;
+  // 2^53 − 1 = 0x001f_ffff_ffff_ffff: any high word up to 0x1f_ffff gives a safe integer.
+  if (high > Math.floor(MAX_OFFSET / 0x1_0000_0000)) return null;
+  return high * 0x1_0000_0000 + readU32(bytes, at + 4);
 }
