@@ -85,7 +85,7 @@ describe('RelayRouter', () => {
             router.agentMessage(agent, agentMeta, encodeDataFrame(phones[i]!.meta.connId, payload));
             expected[i]!.push(payload);
           }
-          phones.forEach((p, i) => expect(p.socket.sent).toEqual(expected[i]));
+          for (const [i, p] of phones.entries()) expect(p.socket.sent).toEqual(expected[i]);
         },
       ),
       { seed: 0x5eed, numRuns: 100 },

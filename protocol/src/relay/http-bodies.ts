@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { type ErrorCode, isErrorCode } from '../error-codes.js';
-import { isBase64urlOfLength } from './base64url.js';
+import { decodeBase64url, isBase64urlOfLength } from './base64url.js';
 import { RelayCodecError } from './relay-codec-error.js';
 
 export const BURROW_ID_BYTES = 16;
@@ -83,8 +83,9 @@ export const PushSubscriptionSchema = v.object({
   keys: v.object({
     p256dh: v.pipe(
       b64(P256_PUBLIC_KEY_BYTES, 'keys.p256dh'),
-      // Uncompressed points start with 0x04, i.e. base64url 'B' (0b000001).
-      v.startsWith('B', 'keys.p256dh must be an uncompressed point'),
+      // SEC1 §2.3.3: an uncompressed point starts with 0x04. (Whether it lies on the curve is the relay's
+      // check: this package has no curve arithmetic.)
+      v.check((s: string) => decodeBase64url(s)[0] === 0x04, 'keys.p256dh must be an uncompressed point'),
     ),
     auth: b64(PUSH_AUTH_SECRET_BYTES, 'keys.auth'),
   }),
