@@ -4,24 +4,25 @@
  * the commandExitWatch, held and deferred completions, and the session's awaits. Pure: time is an argument,
  * deadlines are read with nextDeadline(), and every outward act is pushed onto an effect list.
  */
-import type { ProgressState, TerminalEvent } from '../terminal/events.js';
+import type { TerminalEvent } from '../terminal/events.js';
 import { type AwaitCause, AwaitRegistry, type AwaitRequest, type AwaitSignal } from './awaits.js';
 import { earliest } from './clock.js';
+import { Deferral } from './deferral.js';
 import type { DisengageReason } from './engagement.js';
 import {
   type ActivityNotification,
   BELL_NOTIFICATION,
   commandExitNotification,
-  type ProgressOutcome,
   progressNotification,
   richer,
   watchingNotification,
 } from './notification.js';
 import type { PersistedAlert } from './persistence.js';
+import { ProgressCycle } from './progress-cycle.js';
 import { QuiesceDetector, type QuiesceStatus } from './quiesce-detector.js';
 import { type Ring, RingLatch, type RingSource } from './ring-latch.js';
 import type { AlertSettings } from './settings.js';
-import { ALERT_TIMING, SETTLE_MS } from './timing.js';
+import { ALERT_TIMING } from './timing.js';
 import { commandWatchKey } from './watch-key.js';
 
 export type SessionStatus =
@@ -91,17 +92,6 @@ interface Held {
   watchKey: string | null;
 }
 
-interface Deferred {
-  detail: ActivityNotification;
-  readonly firstAt: number;
-  quietAt: number;
-}
-
-interface ProgressCycle {
-  value: number | null;
-  warning: boolean;
-}
-
 const SIGNAL_OF: Readonly<Record<RingSource, AwaitSignal>> = {
   report: 'bell',
   exit: 'exit',
@@ -115,8 +105,8 @@ export class AlertManager {
   readonly #awaits = new AwaitRegistry();
   #command: CommandWatch | null = null;
   #held: Held | null = null;
-  #deferred: Deferred | null = null;
-  #progress: ProgressCycle | null = null;
+  readonly #deferred = new Deferral();
+  readonly #progress = new ProgressCycle();
   /** A user verb cleared a ring or dropped a hold, and no output, ring or command start came since. */
   #acknowledged = false;
   #engaged = false;
@@ -135,7 +125,7 @@ export class AlertManager {
 
   get status(): SessionStatus {
     if (this.#latch.ring) return 'ALERT_RINGING';
-    if (this.#progress) return 'OSC_NOTIF_BUSY';
+    if (this.#progress.active) return 'OSC_NOTIF_BUSY';
     if (this.watching) return this.#detector.status;
     if (this.armed) return 'COMMAND_EXIT_ARMED';
     return 'WATCHING_DISABLED';
@@ -204,9 +194,19 @@ export class AlertManager {
         this.#dispatch({ kind: 'report', detail: { source: ev.source, title, body } }, now, out);
         return;
       }
-      case 'progress':
-        this.#onProgress(ev.state, ev.value, now, out);
+      case 'progress': {
+        const end = this.#progress.apply(ev.state, ev.value);
+        if (end) {
+          // The cycle is already over, so it ends whether or not the completion is claimed.
+          const name = this.#command?.key ?? this.#command?.line ?? null;
+          this.#dispatch(
+            { kind: 'report', detail: progressNotification(name, end.outcome, end.percent) },
+            now,
+            out,
+          );
+        }
         return;
+      }
       case 'cwd':
         out.push({ type: 'cwd', cwd: ev.cwd });
         return;
@@ -249,7 +249,7 @@ export class AlertManager {
     this.#acknowledged = false;
     const ring = this.#latch.ring;
     if (ring?.sources.has('watching')) ring.outputSinceWatching = true;
-    if (this.#deferred) this.#deferred.quietAt = now + SETTLE_MS;
+    this.#deferred.output(now);
     this.#awaits.output();
     if (this.#detector.output(now) === 'busy' && this.#deps.settings().deferAlertsUntilQuiet) {
       // Watched work resumed: withdraw the watching source, ringing or held; a short redraw never gets here.
@@ -280,7 +280,7 @@ export class AlertManager {
   /** Session removal or respawn: awaits die, held and deferred work goes, nothing rings. */
   dispose(out: ManagerEffect[], cause: 'died' | 'cancelled' = 'died'): void {
     this.#held = null;
-    this.#deferred = null;
+    this.#deferred.take();
     this.#resolve(this.#awaits.resolveAll(cause), out);
   }
 
@@ -306,7 +306,7 @@ export class AlertManager {
     const cleared = this.#latch.clear();
     const dropped = this.#held !== null;
     this.#held = null;
-    this.#deferred = null;
+    this.#deferred.take();
     const detail = cleared?.detail ?? null;
     switch (verb) {
       case 'acknowledge':
@@ -344,7 +344,7 @@ export class AlertManager {
 
   /** Settings changed: turning deferral off releases a pending deferral immediately. */
   settingsChanged(now: number): void {
-    if (!this.#deps.settings().deferAlertsUntilQuiet && this.#deferred) this.#flushDeferred(now);
+    if (!this.#deps.settings().deferAlertsUntilQuiet) this.#flushDeferred(now);
   }
 
   /** Parks an already-validated await; an await arriving mid-ring may resolve at once. */
@@ -357,8 +357,10 @@ export class AlertManager {
         if (!ring.sources.has(source)) continue;
         if (source === 'exit' && running) continue; // a foreground command is running
         if (source === 'watching' && ring.outputSinceWatching) continue;
-        // Consuming withdraws that one source and never acknowledges.
+        // Consuming withdraws that one source and never acknowledges; a consumed settle's tail must not
+        // settle again, so the detector starts over as it does for a user verb.
         this.#latch.withdraw(source);
+        if (source === 'watching') this.#detector.reset();
         out.push({ type: 'await-resolved', realmId, awaitId: req.awaitId, cause: SIGNAL_OF[source] });
         return;
       }
@@ -381,19 +383,13 @@ export class AlertManager {
   }
 
   nextDeadline(): number | null {
-    const d = this.#deferred;
-    return earliest(
-      this.#detector.nextDeadline(),
-      d ? Math.min(d.quietAt, d.firstAt + ALERT_TIMING.deferCeiling) : null,
-      this.#awaits.nextDeadline(),
-    );
+    return earliest(this.#detector.nextDeadline(), this.#deferred.deadline(), this.#awaits.nextDeadline());
   }
 
   tick(now: number, out: ManagerEffect[]): void {
     const settled = this.#detector.tick(now) === 'settled';
-    const d = this.#deferred;
-    if (d && (settled || now >= d.quietAt || now >= d.firstAt + ALERT_TIMING.deferCeiling))
-      this.#flushDeferred(now);
+    const due = this.#deferred.deadline();
+    if (due !== null && (settled || now >= due)) this.#flushDeferred(now);
     if (settled) this.#dispatch({ kind: 'settle' }, now, out);
     this.#resolve(this.#awaits.tick(now), out);
   }
@@ -403,7 +399,7 @@ export class AlertManager {
   /** Every command boundary resets the detector and silently ends a progress cycle. */
   #boundary(): void {
     this.#detector.reset();
-    this.#progress = null;
+    this.#progress.abandon();
   }
 
   #finishCommand(exitCode: number | null, now: number, out: ManagerEffect[]): void {
@@ -412,38 +408,6 @@ export class AlertManager {
     this.#command = null; // watching switches off; a watching ring keeps its own key
     // Dispatched for every watch that existed, unseen and engaged ones included.
     this.#dispatch({ kind: 'finish', command, exitCode }, now, out);
-  }
-
-  #onProgress(state: ProgressState, value: number | null, now: number, out: ManagerEffect[]): void {
-    const valid = value === null || (Number.isInteger(value) && value >= 0 && value <= 100);
-    if (!valid) return; // out-of-range percent: ignored
-    if (state === 'normal' || state === 'paused') {
-      if (value === null) return; // missing percent for 1 / 4: ignored
-      if (state === 'normal' && value === 100) {
-        this.#endProgress('complete', 100, now, out);
-        return;
-      }
-      this.#progress = { value, warning: state === 'paused' || (this.#progress?.warning ?? false) };
-      return;
-    }
-    if (state === 'indeterminate') {
-      this.#progress = { value: null, warning: this.#progress?.warning ?? false };
-      return;
-    }
-    if (state === 'error') {
-      this.#endProgress('error', value, now, out);
-      return;
-    }
-    // clear: a completion only if a cycle was active
-    const cycle = this.#progress;
-    if (cycle) this.#endProgress(cycle.warning ? 'warning' : 'complete', cycle.value, now, out);
-  }
-
-  #endProgress(outcome: ProgressOutcome, percent: number | null, now: number, out: ManagerEffect[]): void {
-    // Cleared before dispatch, so the cycle ends whether or not the completion is claimed.
-    this.#progress = null;
-    const name = this.#command?.key ?? this.#command?.line ?? null;
-    this.#dispatch({ kind: 'report', detail: progressNotification(name, outcome, percent) }, now, out);
   }
 
   /** The single seam every completion passes (alert-spec Completion events). */
@@ -488,15 +452,14 @@ export class AlertManager {
       return;
     }
     if (c.kind === 'report' && this.#deps.settings().deferAlertsUntilQuiet && this.#detector.fullyArmed) {
-      this.#defer(detail, now);
+      this.#deferred.add(detail, now, this.#detector.quietAt);
       return;
     }
-    if (c.kind === 'finish' && this.#deferred) {
+    if (c.kind === 'finish' && this.#deferred.pending) {
       // Protocol detail enriches the authoritative command-finish ring instead of publishing stale later.
-      const pending = this.#deferred;
-      this.#deferred = null;
+      const pending = this.#deferred.take()!;
       this.#raise('exit', detail, now, null);
-      this.#raise('report', pending.detail, now, null);
+      this.#raise('report', pending, now, null);
       return;
     }
     this.#raise(source, detail, now, watchKey);
@@ -520,19 +483,12 @@ export class AlertManager {
     if (this.#held?.sources.delete(source) && this.#held.sources.size === 0) this.#held = null;
   }
 
-  #defer(detail: ActivityNotification, now: number): void {
-    if (this.#deferred)
-      this.#deferred.detail = richer(this.#deferred.detail, detail); // keeps its start
-    else this.#deferred = { detail, firstAt: now, quietAt: this.#detector.quietAt ?? now + SETTLE_MS };
-  }
-
   /** A deferral coming due rings fresh — or is held if engaged, and is never deferred again. */
   #flushDeferred(now: number): void {
-    const d = this.#deferred;
-    this.#deferred = null;
+    const d = this.#deferred.take();
     if (d === null) return;
-    if (this.#engaged) this.#hold('report', d.detail, null);
-    else this.#raise('report', d.detail, now, null);
+    if (this.#engaged) this.#hold('report', d, null);
+    else this.#raise('report', d, now, null);
   }
 
   #resolve(

@@ -280,4 +280,16 @@ describe('await', () => {
     h.advance(1);
     expect(causes(h)).toEqual([['a', 'timeout']]);
   });
+
+  it('consuming a watching source resets the detector so its tail cannot settle again', () => {
+    const h = createHarness();
+    h.start('claude');
+    h.busy();
+    h.advance(SETTLE_MS);
+    park(h, 'a', 'quiet');
+    expect(h.view()).toMatchObject({ ringing: false, status: 'NOTHING_TO_SHOW' });
+    h.output();
+    h.advance(SETTLE_MS * 2);
+    expect(h.view().ringing).toBe(false);
+  });
 });

@@ -45,6 +45,17 @@ describe('engagement', () => {
     expect(h.view().engaged).toBe(false);
   });
 
+  it('rejects a malformed presence report or input kind with a TypeError', () => {
+    const h = createHarness();
+    expect(() =>
+      h.engine.viewerPresence('p', { presence: 'here' as never, focused: true, visible: true }),
+    ).toThrow(TypeError);
+    expect(() =>
+      h.engine.viewerPresence('p', { presence: 'present', focused: 1 as never, visible: true }),
+    ).toThrow(TypeError);
+    expect(() => h.engine.onInput(h.sessionId, 'keys' as never)).toThrow(TypeError);
+  });
+
   it('refuses more than MAX_VIEWERS viewers and a bad viewer id', () => {
     const h = createHarness();
     for (let i = 0; i < MAX_VIEWERS; i++) h.engine.viewerLooking(`v${i}`, null);

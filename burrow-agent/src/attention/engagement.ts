@@ -14,6 +14,7 @@ export const MAX_VIEWERS = 64;
 export const MAX_VIEWER_ID_CHARS = 128;
 
 export type Presence = 'present' | 'idle' | 'away';
+const PRESENCES: readonly Presence[] = ['present', 'idle', 'away'];
 
 export interface PresenceReport {
   readonly presence: Presence;
@@ -71,6 +72,15 @@ export class Engagement {
 
   /** A presence transition. Focus or visibility returning counts as input (alert-spec Engagement). */
   report(viewerId: string, report: PresenceReport, now: number): EngagementEdge[] {
+    if (
+      typeof report !== 'object' ||
+      report === null ||
+      !PRESENCES.includes(report.presence) ||
+      typeof report.focused !== 'boolean' ||
+      typeof report.visible !== 'boolean'
+    ) {
+      throw new TypeError('presence report needs presence (present | idle | away), focused and visible');
+    }
     const v = this.#viewer(viewerId, now);
     const gained =
       (report.focused && !v.focused) || (report.visible && !v.visible) || report.presence === 'present';

@@ -70,6 +70,7 @@ export interface SessionAlertView {
 
 /** Input written to a PTY: a human's keystrokes acknowledge; terminal replies and mouse reports do not. */
 export type InputKind = 'user' | 'terminal-reply' | 'mouse';
+const INPUT_KINDS: readonly InputKind[] = ['user', 'terminal-reply', 'mouse'];
 
 export interface AttentionEngineOptions {
   readonly clock: Clock;
@@ -221,6 +222,7 @@ export class AttentionEngine {
 
   /** Bytes about to be written to the PTY. Only a human's input acknowledges (and opens the echo window). */
   onInput(sessionId: string, kind: InputKind): AttentionEffect[] {
+    if (!INPUT_KINDS.includes(kind)) throw new TypeError(`unknown input kind: ${String(kind).slice(0, 40)}`);
     return this.#withSession(sessionId, (m) => {
       if (kind === 'user') m.userInput(this.#clock.now());
     });
