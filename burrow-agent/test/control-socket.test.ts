@@ -202,6 +202,16 @@ describe('control socket', () => {
         end: () => {},
       },
     );
+    const presence: unknown[] = [];
+    registry.subscribe((act) => {
+      if (act.type === 'presence' || act.type === 'resize')
+        presence.push(act.type === 'presence' ? act.presence : [act.cols, act.rows]);
+    });
+    a.send({ type: 'presence', focused: true });
+    a.send({ type: 'typing' });
+    a.send({ type: 'resize', cols: 70, rows: 15 });
+    await until('presence reported', () => presence.length === 3);
+    expect(presence).toEqual([{ focused: true }, { typing: true }, [70, 15]]);
     a.input(Buffer.from('echo hi-$((6*7)); exit 3\r'));
     await until('exit', () => events.some((e) => (e as { event: string }).event === 'exit'));
     expect(text).toContain('hi-42');
