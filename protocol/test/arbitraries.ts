@@ -216,11 +216,11 @@ export const burrowMessages: Record<string, fc.Arbitrary<BurrowMessage>> = {
   'history-page': t('history-page', {
     rid,
     session: sessionId,
-    firstLine: offset,
-    endLine: offset,
+    firstLine: fc.integer({ min: 0, max: 2 ** 40 }),
+    lines: fc.integer({ min: 0, max: 10_000 }),
     hasOlder: fc.boolean(),
     data: fc.string({ unit: 'binary', maxLength: 200 }),
-  }),
+  }).map(({ lines, ...m }) => ({ ...m, endLine: m.firstLine + lines })),
   'size-changed': t('size-changed', {
     session: sessionId,
     cols,

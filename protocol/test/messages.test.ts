@@ -336,6 +336,14 @@ describe('R-B-*: Burrow results', () => {
     expectRule(() => result('zero_delivered', 0, 0), 'R-B-PUSH-2');
     expect(result('no_subscriptions', 2, 0)).toMatchObject({ outcome: 'no_subscriptions' });
   });
+  test('R-ATTACH-5: a history page does not end before it starts', () => {
+    const page = { type: 'history-page', rid: 1, session: 's', firstLine: 10, endLine: 9, hasOlder: false };
+    const json = new TextEncoder().encode(JSON.stringify(page));
+    expectRule(
+      () => decodeBurrowMessage(new Uint8Array([0x02, 0, 0, 0, json.length, ...json])),
+      'R-ATTACH-5',
+    );
+  });
   test('error codes come from the shared table', () => {
     expectRule(() => burrow({ type: 'error', rid: null, code: 'oops', message: '' }), 'R-MSG-2');
     expect(

@@ -97,15 +97,18 @@ export const burrowControlSchema = v.variant('type', [
   msg('attached', { rid, ...snapshotEntries, data: v.string() }),
   msg('resumed', { rid, session: sessionId, offset, cols, rows }),
   msg('resync', { ...snapshotEntries, data: v.string() }),
-  msg('history-page', {
-    rid,
-    session: sessionId,
-    firstLine: offset,
-    /** Exclusive end: the `beforeLine` the request named (or less, if those lines were trimmed meanwhile). */
-    endLine: offset,
-    hasOlder: v.boolean(),
-    data: v.string(),
-  }),
+  v.pipe(
+    msg('history-page', {
+      rid,
+      session: sessionId,
+      firstLine: offset,
+      /** Exclusive end: the `beforeLine` the request named (or less, if those lines were trimmed meanwhile). */
+      endLine: offset,
+      hasOlder: v.boolean(),
+      data: v.string(),
+    }),
+    v.check((m) => m.firstLine <= m.endLine, 'R-ATTACH-5: a history page ends at or after its first line'),
+  ),
   msg('size-changed', { session: sessionId, cols, rows, cause: v.picklist(SIZE_CHANGE_CAUSES) }),
 
   // Request results
