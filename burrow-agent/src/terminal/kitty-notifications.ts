@@ -102,11 +102,6 @@ export class KittyNotifications {
     return total;
   }
 
-  /** Number of incomplete notification ids held. */
-  openIds(): number {
-    return this.#open.size;
-  }
-
   /** Forgets incomplete notifications older than the TTL. Cheap when nothing is open. */
   expire(): void {
     if (this.#open.size === 0) return;

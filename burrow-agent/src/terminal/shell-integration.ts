@@ -1,7 +1,8 @@
 /**
- * Shell-integration marks (DESIGN §5 "Shell integration"): OSC 133 (FinalTerm / semantic prompts, with fish 4's
- * `133;C;cmdline_url=<percent-encoded>`) and OSC 633 (VS Code: A B C D as 133, E the command line, P
- * properties). Holds the one piece of cross-sequence state: the command line 633;E announced for the next C.
+ * Shell-integration marks (DESIGN §5 "Shell integration"): OSC 133 (FinalTerm / semantic prompts, with fish
+ * 4's `133;C;cmdline_url=<percent-encoded>` and kitty's `133;C;cmdline=<shell-quoted>`) and OSC 633 (VS Code:
+ * A B C D as 133, E the command line, P properties). Holds the one piece of cross-sequence state: the command
+ * line 633;E announced for the next C. A command line from 133;C is never trusted: any program can print it.
  *
  * VS Code prints `633;E;<escaped command>;<nonce>` right before `633;C` (shellIntegration-bash.sh
  * `__vsc_command_output_start`). The nonce is a secret the Burrow puts in the shell's environment, so a
@@ -15,6 +16,7 @@ import {
   PROPERTY_KEY_MAX_CODE_POINTS,
   PROPERTY_VALUE_MAX_CODE_POINTS,
 } from './limits.js';
+import { unquoteShellWords } from './shell-quoting.js';
 import {
   decodeUtf8,
   parseDecimal,
@@ -74,6 +76,15 @@ export class ShellIntegration {
               decodeUtf8(percentDecode(option.subarray(12))),
               COMMAND_LINE_MAX_CODE_POINTS,
             );
+            this.#clearPending();
+            events.push({ type: 'command-start', commandLine: line === '' ? null : line, trusted: false });
+            return;
+          }
+          if (startsWithAscii(option, 'cmdline=')) {
+            // kitty's quoted form may hold raw ';', so it runs to the end of the payload.
+            const offset = option.byteOffset - payload.byteOffset + 8;
+            const quoted = decodeUtf8(payload.subarray(offset));
+            const line = sanitizeText(unquoteShellWords(quoted), COMMAND_LINE_MAX_CODE_POINTS);
             this.#clearPending();
             events.push({ type: 'command-start', commandLine: line === '' ? null : line, trusted: false });
             return;
