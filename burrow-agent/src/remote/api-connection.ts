@@ -57,31 +57,39 @@ export class ApiConnection {
   }
 
   /** One whole frame from the phone. */
-  receive(frame: Uint8Array): void {
+  receive(frame: Uint8Array) {
     if (this.#closed) return;
     let message: ClientMessage;
     try {
       message = decodeClientMessage(frame);
     } catch (error) {
       if (!(error instanceof ProtocolError)) throw error;
-      if (error.fatal) return this.#close(CloseCode.PROTOCOL_VIOLATION);
-      return this.#error(error.rid ?? null, error.code, error.rule);
+      if (error.fatal) {
+        this.#close(CloseCode.PROTOCOL_VIOLATION);
+        return;
+      }
+      this.#error(error.rid ?? null, error.code, error.rule);
+      return;
     }
     try {
       this.#handle(message);
     } catch (error) {
       const rid = 'rid' in message ? (message.rid as number) : null;
-      if (error instanceof NotFoundError)
-        return this.#error(rid, ErrorCode.UNKNOWN_SESSION, 'no such session');
-      if (error instanceof RangeError || error instanceof TypeError)
-        return this.#error(rid, ErrorCode.BAD_REQUEST, error.message);
+      if (error instanceof NotFoundError) {
+        this.#error(rid, ErrorCode.UNKNOWN_SESSION, 'no such session');
+        return;
+      }
+      if (error instanceof RangeError || error instanceof TypeError) {
+        this.#error(rid, ErrorCode.BAD_REQUEST, error.message);
+        return;
+      }
       this.#o.log(`remote: ${message.type} failed: ${(error as Error).message}`);
       this.#error(rid, ErrorCode.INTERNAL, 'internal error');
     }
   }
 
   /** The connection is gone (closed by either side): detach everything. */
-  dispose(): void {
+  dispose() {
     if (this.#closed) return;
     this.#closed = true;
     for (const a of this.#attached.values()) a.attachment.detach();
@@ -91,12 +99,12 @@ export class ApiConnection {
     this.#o.attention.viewerGone(this.#o.viewerId);
   }
 
-  #close(code: CloseCode): void {
+  #close(code: CloseCode) {
     this.#o.close(code);
     this.dispose();
   }
 
-  #send(message: BurrowMessage): void {
+  #send(message: BurrowMessage) {
     if (this.#closed) return;
     try {
       this.#o.send(message);
@@ -106,13 +114,16 @@ export class ApiConnection {
     }
   }
 
-  #error(rid: number | null, code: ErrorCode, message: string): void {
+  #error(rid: number | null, code: ErrorCode, message: string) {
     this.#send({ type: 'error', rid, code, message: message.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') });
   }
 
-  #handle(m: ClientMessage): void {
+  #handle(m: ClientMessage) {
     if (!this.#helloed) {
-      if (m.type !== 'hello') return this.#close(CloseCode.PROTOCOL_VIOLATION);
+      if (m.type !== 'hello') {
+        this.#close(CloseCode.PROTOCOL_VIOLATION);
+        return;
+      }
       this.#helloed = true;
       this.#send({
         type: 'hello',
@@ -131,11 +142,14 @@ export class ApiConnection {
     const { registry, attention, viewerId } = this.#o;
     switch (m.type) {
       case 'hello':
-        return this.#close(CloseCode.PROTOCOL_VIOLATION);
+        this.#close(CloseCode.PROTOCOL_VIOLATION);
+        return;
       case 'ping':
-        return this.#send({ type: 'pong', rid: m.rid });
+        this.#send({ type: 'pong', rid: m.rid });
+        return;
       case 'attach':
-        return this.#attach(registry.get(m.session), m.rid, m.cols, m.rows, m.resumeFrom);
+        this.#attach(registry.get(m.session), m.rid, m.cols, m.rows, m.resumeFrom);
+        return;
       case 'detach': {
         const a = this.#attached.get(m.session);
         this.#attached.delete(m.session);
@@ -157,25 +171,31 @@ export class ApiConnection {
       }
       case 'resize':
       case 'fit':
-        return this.#attachedOr(m.session, null, (a) => a.attachment.resize(m.cols, m.rows));
+        this.#attachedOr(m.session, null, (a) => a.attachment.resize(m.cols, m.rows));
+        return;
       case 'input':
         return this.#attachedOr(m.session, null, (a) => {
           a.attachment.input(m.data);
           if (m.kind === 'user') attention.acknowledge(m.session, viewerId, true);
         });
       case 'presence':
-        return attention.presence(viewerId, { state: m.state, focused: m.focused, visible: m.visible });
+        attention.presence(viewerId, { state: m.state, focused: m.focused, visible: m.visible });
+        return;
       case 'focus':
-        return attention.focus(viewerId, m.session);
+        attention.focus(viewerId, m.session);
+        return;
       case 'acknowledge':
         registry.get(m.session);
-        return attention.acknowledge(m.session, viewerId, m.withInput);
+        attention.acknowledge(m.session, viewerId, m.withInput);
+        return;
       case 'todo':
         registry.get(m.session);
-        return attention.todo(m.session, m.action);
+        attention.todo(m.session, m.action);
+        return;
       case 'dismiss':
         registry.get(m.session);
-        return attention.dismiss(m.session);
+        attention.dismiss(m.session);
+        return;
       case 'create': {
         const s = registry.create({
           name: m.name ?? undefined,
@@ -185,12 +205,14 @@ export class ApiConnection {
           rows: m.rows,
         });
         this.#send({ type: 'created', rid: m.rid, session: s.id });
-        return this.#diffDirectory();
+        this.#diffDirectory();
+        return;
       }
       case 'rename':
         registry.rename(m.session, m.name);
         this.#send({ type: 'ok', rid: m.rid });
-        return this.#diffDirectory();
+        this.#diffDirectory();
+        return;
       case 'kill': {
         const rid = m.rid;
         registry.get(m.session);
@@ -213,13 +235,16 @@ export class ApiConnection {
     }
   }
 
-  #attachedOr(session: string, rid: number | null, fn: (a: Attached) => void): void {
+  #attachedOr(session: string, rid: number | null, fn: (a: Attached) => void) {
     const a = this.#attached.get(session);
-    if (!a) return this.#error(rid, ErrorCode.NOT_ATTACHED, 'attach to the session first');
+    if (!a) {
+      this.#error(rid, ErrorCode.NOT_ATTACHED, 'attach to the session first');
+      return;
+    }
     fn(a);
   }
 
-  #attach(session: Session, rid: number, cols: number, rows: number, resumeFrom: number | undefined): void {
+  #attach(session: Session, rid: number, cols: number, rows: number, resumeFrom: number | undefined) {
     const previous = this.#attached.get(session.id);
     if (previous) {
       this.#attached.delete(session.id);
@@ -257,7 +282,7 @@ export class ApiConnection {
     }
   }
 
-  #deliver(sessionId: string, event: ViewerEvent, pending: { rid: number | null }): void {
+  #deliver(sessionId: string, event: ViewerEvent, pending: { rid: number | null }) {
     switch (event.type) {
       case 'snapshot': {
         const s = event.snapshot;
@@ -301,7 +326,8 @@ export class ApiConnection {
           cause: 'resize',
         });
       case 'exit':
-        return this.#diffDirectory();
+        this.#diffDirectory();
+        return;
     }
   }
 
@@ -311,14 +337,14 @@ export class ApiConnection {
       .map((info) => directoryEntry(info, this.#o.attention.publicState(info.id)));
   }
 
-  #sendDirectory(): void {
+  #sendDirectory() {
     const entries = this.#entries();
     this.#sent = new Map(entries.map((e) => [e.id, JSON.stringify(e)]));
     this.#send({ type: 'directory', sessions: entries });
   }
 
   /** Sends upserts for changed entries and removes for vanished ones (lastActivity changes ride along). */
-  #diffDirectory(): void {
+  #diffDirectory() {
     if (this.#closed || !this.#helloed) return;
     const next = new Map<string, string>();
     for (const e of this.#entries()) {

@@ -103,19 +103,20 @@ export class RemoteEndpoint {
     return [...this.#conns.values()].flatMap((c) => (c.state === 'live' ? [c.deviceId] : []));
   }
 
-  onFrame(frame: RelayToAgentFrame): void {
+  onFrame(frame: RelayToAgentFrame) {
     switch (frame.type) {
       case 'client_open':
         return this.#open(frame.connId);
       case 'client_closed':
         return this.#forget(frame.connId);
       case 'data':
-        return this.#data(frame.connId, frame.payload);
+        this.#data(frame.connId, frame.payload);
+        return;
     }
   }
 
   /** The relay link went down: every phone connection through it is gone. */
-  onLinkDown(): void {
+  onLinkDown() {
     for (const id of [...this.#conns.keys()]) this.#forget(id);
   }
 
@@ -134,7 +135,7 @@ export class RemoteEndpoint {
     return n;
   }
 
-  closeAll(code: CloseCode): void {
+  closeAll(code: CloseCode) {
     for (const id of [...this.#conns.keys()]) this.#closeClient(id, code);
   }
 
@@ -144,7 +145,7 @@ export class RemoteEndpoint {
     return n;
   }
 
-  #open(connId: number): void {
+  #open(connId: number) {
     if (this.#conns.has(connId)) return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
     if (this.#pending() >= MAX_PENDING_HANDSHAKES) {
       this.#o.sendFrame(encodeCloseClientFrame(connId, CloseCode.HANDSHAKE_TIMEOUT));
@@ -159,7 +160,7 @@ export class RemoteEndpoint {
     return t;
   }
 
-  #forget(connId: number): void {
+  #forget(connId: number) {
     const c = this.#conns.get(connId);
     if (!c) return;
     this.#conns.delete(connId);
@@ -167,18 +168,18 @@ export class RemoteEndpoint {
     if (c.state === 'live') c.api.dispose();
   }
 
-  #closeClient(connId: number, code: CloseCode): void {
+  #closeClient(connId: number, code: CloseCode) {
     this.#forget(connId);
     this.#o.sendFrame(encodeCloseClientFrame(connId, code));
   }
 
-  #sendSealed(connId: number, channel: SecureChannel, frame: Uint8Array): void {
+  #sendSealed(connId: number, channel: SecureChannel, frame: Uint8Array) {
     for (const ct of channel.seal(frame)) {
       if (!this.#o.sendFrame(encodeDataFrame(connId, ct))) return;
     }
   }
 
-  #data(connId: number, payload: Uint8Array): void {
+  #data(connId: number, payload: Uint8Array) {
     const c = this.#conns.get(connId);
     if (!c) return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
     try {
@@ -206,7 +207,7 @@ export class RemoteEndpoint {
     }
   }
 
-  #message1(connId: number, timer: NodeJS.Timeout, message1: Uint8Array): void {
+  #message1(connId: number, timer: NodeJS.Timeout, message1: Uint8Array) {
     const outcome = respondToMessage1(
       {
         burrowId: this.#o.burrowId,
@@ -221,7 +222,8 @@ export class RemoteEndpoint {
     );
     if (outcome.kind === 'reject') {
       this.#o.log(`remote: connection ${connId} refused: ${outcome.why}`);
-      return this.#closeClient(connId, outcome.code);
+      this.#closeClient(connId, outcome.code);
+      return;
     }
     const channel = new SecureChannel(outcome.transport);
     this.#conns.set(
@@ -254,13 +256,17 @@ export class RemoteEndpoint {
     const frame = c.channel.open(payload);
     clearTimeout(c.timer);
     if (this.#o.devices.findByPublicKey(c.device.clientPublicKey) === undefined) {
-      return this.#closeClient(connId, CloseCode.DEVICE_REVOKED);
+      this.#closeClient(connId, CloseCode.DEVICE_REVOKED);
+      return;
     }
-    if (this.liveDevices().length >= MAX_LIVE_CONNECTIONS)
-      return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+    if (this.liveDevices().length >= MAX_LIVE_CONNECTIONS) {
+      this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+      return;
+    }
     // Re-check against the persisted floor: two racing connects with one message 1 must not both win.
     if (c.timestamp <= this.#o.devices.lastHandshakeAt(c.device.deviceId)) {
-      return this.#closeClient(connId, CloseCode.STALE_HANDSHAKE);
+      this.#closeClient(connId, CloseCode.STALE_HANDSHAKE);
+      return;
     }
     this.#o.devices.recordHandshake(c.device.deviceId, c.timestamp, this.#o.now());
     const api = new ApiConnection({
@@ -277,7 +283,7 @@ export class RemoteEndpoint {
     if (frame) api.receive(frame);
   }
 
-  #confirmPair(connId: number, c: Extract<Conn, { state: 'confirming-pair' }>, payload: Uint8Array): void {
+  #confirmPair(connId: number, c: Extract<Conn, { state: 'confirming-pair' }>, payload: Uint8Array) {
     const frame = c.channel.open(payload);
     if (!frame) return; // a fragmented pair-request: wait for the rest (still inside the budget)
     clearTimeout(c.timer);
@@ -301,7 +307,8 @@ export class RemoteEndpoint {
         if (this.#conns.get(connId)?.state !== 'pairing') return; // the phone left
         if (answer !== true) {
           send({ type: 'pair-rejected', reason: answer === 'timeout' ? 'timeout' : 'declined' });
-          return this.#closeClient(connId, CloseCode.PAIRING_REJECTED);
+          this.#closeClient(connId, CloseCode.PAIRING_REJECTED);
+          return;
         }
         const psk = randomBytes(32);
         const deliveryId = encodeBase64url(randomBytes(16));

@@ -145,13 +145,13 @@ export class BurrowConnection {
     return () => this.#listeners.delete(listener);
   }
 
-  start(): void {
+  start() {
     if (this.#running) return;
     this.#running = true;
     void this.#connect();
   }
 
-  stop(): void {
+  stop() {
     this.#running = false;
     this.#clock.clearTimeout(this.#timer);
     this.#teardown('stopped');
@@ -192,19 +192,19 @@ export class BurrowConnection {
     };
   }
 
-  presence(state: PresenceState, flags: { focused: boolean; visible: boolean }): void {
+  presence(state: PresenceState, flags: { focused: boolean; visible: boolean }) {
     this.#send({ type: 'presence', state, ...flags });
   }
-  focus(session: string | null): void {
+  focus(session: string | null) {
     this.#send({ type: 'focus', session });
   }
-  acknowledge(session: string, withInput: boolean): void {
+  acknowledge(session: string, withInput: boolean) {
     this.#send({ type: 'acknowledge', session, withInput });
   }
-  todo(session: string, action: TodoAction): void {
+  todo(session: string, action: TodoAction) {
     this.#send({ type: 'todo', session, action });
   }
-  dismiss(session: string): void {
+  dismiss(session: string) {
     this.#send({ type: 'dismiss', session });
   }
 
@@ -226,11 +226,11 @@ export class BurrowConnection {
     await this.#request((rid) => ({ type: 'kill', rid, session }));
   }
 
-  #emit(e: ConnectionEvent): void {
+  #emit(e: ConnectionEvent) {
     for (const l of this.#listeners) l(e);
   }
 
-  #setStatus(status: ConnectionStatus): void {
+  #setStatus(status: ConnectionStatus) {
     this.#status = status;
     this.#emit({ type: 'status', status });
   }
@@ -259,11 +259,11 @@ export class BurrowConnection {
     return true;
   }
 
-  #input(session: string, kind: 'user' | 'reply', data: Uint8Array): void {
+  #input(session: string, kind: 'user' | 'reply', data: Uint8Array) {
     if (data.length > 0) this.#send({ type: 'input', session, kind, data });
   }
 
-  #sendAttach(session: string, term: Terminal): void {
+  #sendAttach(session: string, term: Terminal) {
     const rid = this.#rid();
     const resumeFrom = term.cursor?.offset;
     this.#send({
@@ -285,7 +285,8 @@ export class BurrowConnection {
     try {
       await this.#o.storage.put(this.#pairing);
     } catch {
-      return this.#retry('could not save the pairing');
+      this.#retry('could not save the pairing');
+      return;
     }
     if (!this.#running) return;
     const hs = startHandshake({
@@ -325,14 +326,16 @@ export class BurrowConnection {
         const frame = this.#channel.open(bytes);
         if (frame) this.#message(decodeBurrowMessage(frame));
       } catch (e) {
-        if (e instanceof NoiseError || e instanceof ProtocolError)
-          return this.#fail(socket, 'a message failed to decrypt or parse');
+        if (e instanceof NoiseError || e instanceof ProtocolError) {
+          this.#fail(socket, 'a message failed to decrypt or parse');
+          return;
+        }
         throw e;
       }
     };
   }
 
-  #message(m: BurrowMessage): void {
+  #message(m: BurrowMessage) {
     switch (m.type) {
       case 'hello':
         this.#clock.clearTimeout(this.#timer);
@@ -384,7 +387,8 @@ export class BurrowConnection {
           this.#pending.delete(m.rid);
           return pending.reject(new Error(m.message));
         }
-        return this.#emit({ type: 'error', code: m.code, message: m.message });
+        this.#emit({ type: 'error', code: m.code, message: m.message });
+        return;
       }
       default: {
         if ('rid' in m && typeof m.rid === 'number') {
@@ -398,7 +402,7 @@ export class BurrowConnection {
     }
   }
 
-  #fail(socket: SocketLike, reason: string): void {
+  #fail(socket: SocketLike, reason: string) {
     if (this.#socket !== socket) return;
     socket.onclose = null;
     socket.close(1000);
@@ -406,7 +410,7 @@ export class BurrowConnection {
     this.#retry(reason);
   }
 
-  #closed(socket: SocketLike, code: number): void {
+  #closed(socket: SocketLike, code: number) {
     if (this.#socket !== socket) return;
     const reason =
       code === 1006 ? 'the connection dropped' : (CLOSE_MESSAGES[code as CloseCode] ?? `closed (${code})`);
@@ -414,12 +418,13 @@ export class BurrowConnection {
     if (TERMINAL_CODES.has(code)) {
       this.#running = false;
       this.#setStatus({ kind: 'closed', reason });
-      return this.#emit({ type: 'revoked' });
+      this.#emit({ type: 'revoked' });
+      return;
     }
     this.#retry(reason);
   }
 
-  #teardown(reason: string): void {
+  #teardown(reason: string) {
     this.#clock.clearTimeout(this.#timer);
     const socket = this.#socket;
     this.#socket = null;
@@ -434,7 +439,7 @@ export class BurrowConnection {
     this.#pending.clear();
   }
 
-  #retry(reason: string): void {
+  #retry(reason: string) {
     if (!this.#running) return;
     const delay = backoffDelayMs(
       this.#o.backoff ?? POCKET_BACKOFF,
