@@ -455,7 +455,7 @@ describe('command-exit track', () => {
 });
 
 describe('persistence', () => {
-  it('restores a persisted TODO through the spawn and never re-rings', () => {
+  it("restores a pane's persisted TODO through its spawn, never re-ringing", () => {
     const h = createHarness();
     h.notify('remember me');
     const saved = h.engine.serialize(h.sessionId);
@@ -467,7 +467,7 @@ describe('persistence', () => {
     expect(g.view().ringing).toBe(false);
   });
 
-  it('keeps a session whose notification this build cannot read, seeding its TODO without the detail', () => {
+  it('keeps a pane whose notification this build cannot read, seeding its TODO without the detail', () => {
     const h = createHarness();
     h.engine.sessionSpawned(h.sessionId, { todo: true, notification: { source: 'speech', title: 'x' } });
     expect(h.view()).toMatchObject({ todo: true, notification: null });

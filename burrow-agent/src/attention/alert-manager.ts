@@ -23,7 +23,7 @@ import { QuiesceDetector, type QuiesceStatus } from './quiesce-detector.js';
 import { type Ring, RingLatch, type RingSource } from './ring-latch.js';
 import type { AlertSettings } from './settings.js';
 import { ALERT_TIMING } from './timing.js';
-import { commandWatchKey } from './watch-key.js';
+import { commandWatchKey, MAX_COMMAND_LINE_CHARS } from './watch-key.js';
 
 export type SessionStatus =
   | 'ALERT_RINGING'
@@ -218,7 +218,7 @@ export class AlertManager {
         this.#boundary();
         // A different command start clears the previous watch without ringing.
         this.#command = {
-          line: ev.commandLine,
+          line: ev.commandLine === null ? null : ev.commandLine.slice(0, MAX_COMMAND_LINE_CHARS),
           key: ev.commandLine === null ? null : commandWatchKey(ev.commandLine),
           seen: this.#engaged,
         };
@@ -274,6 +274,7 @@ export class AlertManager {
     this.#boundary();
     this.#finishCommand(exitCode, now, out);
     this.#exited = true;
+    this.#focusReporting = false; // the program that asked is gone
     this.#resolve(this.#awaits.resolveAll('died'), out);
   }
 
