@@ -2,6 +2,7 @@
 // more than its bounds, and fragmentation is lossless under interleaving. [SPEC: R-ERR-1, R-FRAG-6]
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { isWellFormed } from '../src/remote/bytes.js';
 import {
   decodeBurrowMessage,
   decodeClientMessage,
@@ -185,4 +186,16 @@ describe('Reassembler stays within its bounds', () => {
       { ...FC, numRuns: 40 },
     );
   });
+});
+
+test('R-FRAME-3: the lone-surrogate check agrees with a UTF-8 round trip', () => {
+  const units = fc.oneof(fc.integer({ min: 0xd7f0, max: 0xe010 }), fc.integer({ min: 0, max: 0xffff }));
+  fc.assert(
+    fc.property(fc.array(units, { maxLength: 12 }), (codes) => {
+      const s = String.fromCharCode(...codes);
+      const roundTrips = new TextDecoder().decode(new TextEncoder().encode(s)) === s;
+      expect(isWellFormed(s)).toBe(roundTrips);
+    }),
+    { ...FC, numRuns: 500 },
+  );
 });

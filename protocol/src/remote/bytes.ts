@@ -5,7 +5,9 @@ const encoder = new TextEncoder();
 // fatal: invalid UTF-8 is an error, never U+FFFD; ignoreBOM: a leading U+FEFF is data, so decode∘encode is identity.
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// A high surrogate not followed by a low one, or a low one not preceded by a high one (no lookbehind, so it
+// compiles on every browser Pocket supports).
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
 
 /** True when the string can round-trip through UTF-8 (no lone surrogate). */
 export function isWellFormed(s: string): boolean {
