@@ -1,0 +1,134 @@
+/**
+ * The Burrow → relay push send (`POST /v1/burrows/:id/push`, Burrow bearer) and its per-target results
+ * (DESIGN §4.4 steps 3–4). The Burrow names every target with the envelope only that phone can open; the
+ * relay intersects the targets with the subscriptions it holds and answers one result per named target.
+ * A send naming more than MAX_PUSH_TARGETS targets is refused whole (DESIGN §4.1) — the Burrow clamps first.
+ */
+import * as v from 'valibot';
+import { decodeBase64url, isBase64urlOfLength } from '../relay/base64url.js';
+import { DELIVERY_ID_BYTES, DeliveryIdSchema } from '../relay/http-bodies.js';
+import { RelayCodecError } from '../relay/relay-codec-error.js';
+
+/** Targets per send; over it the relay refuses the whole send (alert-spec: MAX_PUSH_QUERY_DELIVERY_IDS). */
+export const MAX_PUSH_TARGETS = 20;
+/** A sealed envelope is at most 3993 bytes (`PUSH_ENVELOPE_MAX_BYTES` in @burrow/crypto, RFC 8291 budget). */
+export const MAX_PUSH_ENVELOPE_BYTES = 3993;
+/** base64url characters of the largest envelope. */
+export const MAX_PUSH_ENVELOPE_CHARS = Math.ceil((MAX_PUSH_ENVELOPE_BYTES * 4) / 3);
+/** RFC 8030 §5.4: a Topic is at most 32 characters of the base64url alphabet. */
+export const MAX_PUSH_TOPIC_CHARS = 32;
+/** RFC 8030 §5.2 TTL, seconds. Capped at 28 days (what the big push services keep at most). */
+export const MAX_PUSH_TTL_SECONDS = 28 * 24 * 60 * 60;
+/** RFC 8030 §5.3 urgency values. */
+export const PUSH_URGENCIES = ['very-low', 'low', 'normal', 'high'] as const;
+export type PushUrgency = (typeof PUSH_URGENCIES)[number];
+/** Longest push-service status reported back (HTTP statuses are 100–599). */
+const HTTP_STATUS_MIN = 100;
+const HTTP_STATUS_MAX = 599;
+
+const TOPIC_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+
+export const PushTopicSchema = v.pipe(
+  v.string(),
+  v.check(
+    (s) => TOPIC_PATTERN.test(s),
+    `sessionTopic must be 1..${MAX_PUSH_TOPIC_CHARS} base64url characters`,
+  ),
+);
+
+export const PushEnvelopeTextSchema = v.pipe(
+  v.string(),
+  v.maxLength(MAX_PUSH_ENVELOPE_CHARS, 'envelope too long'),
+  v.check(isCanonicalBase64url, 'envelope must be non-empty canonical base64url'),
+);
+
+export const PushTargetSchema = v.strictObject({
+  deliveryId: DeliveryIdSchema,
+  envelope: PushEnvelopeTextSchema,
+});
+
+export const PushSendRequestSchema = v.pipe(
+  v.strictObject({
+    targets: v.pipe(
+      v.array(PushTargetSchema),
+      v.minLength(1, 'a push send names at least one target'),
+      v.maxLength(MAX_PUSH_TARGETS, `a push send names at most ${MAX_PUSH_TARGETS} targets`),
+    ),
+    sessionTopic: PushTopicSchema,
+    ttlSeconds: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_PUSH_TTL_SECONDS)),
+    urgency: v.picklist(PUSH_URGENCIES),
+  }),
+  v.check(
+    (r) => new Set(r.targets.map((t) => t.deliveryId)).size === r.targets.length,
+    'each deliveryId is named once',
+  ),
+);
+export interface PushTarget {
+  readonly deliveryId: string;
+  readonly envelope: string;
+}
+export interface PushSendRequest {
+  readonly targets: readonly PushTarget[];
+  readonly sessionTopic: string;
+  readonly ttlSeconds: number;
+  readonly urgency: PushUrgency;
+}
+
+export const PUSH_TARGET_OUTCOMES = ['delivered', 'no_subscription', 'gone', 'failed'] as const;
+export type PushTargetOutcome = (typeof PUSH_TARGET_OUTCOMES)[number];
+
+/**
+ * One named target's result. `failed` carries the push service's HTTP status, or null when no response came
+ * (timeout, network error, refused endpoint).
+ */
+export const PushTargetResultSchema = v.variant('outcome', [
+  v.strictObject({ deliveryId: DeliveryIdSchema, outcome: v.literal('delivered') }),
+  v.strictObject({ deliveryId: DeliveryIdSchema, outcome: v.literal('no_subscription') }),
+  v.strictObject({ deliveryId: DeliveryIdSchema, outcome: v.literal('gone') }),
+  v.strictObject({
+    deliveryId: DeliveryIdSchema,
+    outcome: v.literal('failed'),
+    status: v.nullable(
+      v.pipe(v.number(), v.integer(), v.minValue(HTTP_STATUS_MIN), v.maxValue(HTTP_STATUS_MAX)),
+    ),
+  }),
+]);
+export type PushTargetResult =
+  | { readonly deliveryId: string; readonly outcome: 'delivered' | 'no_subscription' | 'gone' }
+  | { readonly deliveryId: string; readonly outcome: 'failed'; readonly status: number | null };
+
+/** `POST /v1/burrows/:id/push` → 200: one result per named target, in request order. */
+export const PushSendResponseSchema = v.strictObject({
+  results: v.pipe(v.array(PushTargetResultSchema), v.maxLength(MAX_PUSH_TARGETS)),
+});
+export interface PushSendResponse {
+  readonly results: readonly PushTargetResult[];
+}
+
+function decodeWith<T>(schema: v.GenericSchema<unknown, unknown>, what: string, json: unknown): T {
+  const result = v.safeParse(schema, json);
+  if (!result.success) {
+    throw new RelayCodecError('bad_body', `${what}: ${result.issues[0]?.message ?? 'invalid'}`);
+  }
+  return result.output as T;
+}
+
+/** @throws RelayCodecError('bad_body') */
+export const decodePushSendRequest = (json: unknown): PushSendRequest =>
+  decodeWith(PushSendRequestSchema, 'push send', json);
+/** @throws RelayCodecError('bad_body') */
+export const decodePushSendResponse = (json: unknown): PushSendResponse =>
+  decodeWith(PushSendResponseSchema, 'push send response', json);
+
+function isCanonicalBase64url(s: string): boolean {
+  if (s.length === 0) return false;
+  try {
+    decodeBase64url(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Exposed for tests and the relay: a deliveryId is base64url of DELIVERY_ID_BYTES. */
+export const isDeliveryId = (s: unknown): s is string => isBase64urlOfLength(s, DELIVERY_ID_BYTES);
