@@ -1,6 +1,6 @@
 /**
  * The relay's HTTP surface: `/v1/*` answers JSON (errors `{ error: { code, message } }`), everything else is
- * the PWA's static assets with the security headers, SPA fallback included. [SPEC: R-HTTP-9, R-ASSET-1]
+ * the PWA's static assets with the security headers, SPA fallback included. [SPEC: RL-HTTP-9, RL-ASSET-1]
  */
 import { ErrorCode, HTTP_API_PREFIX } from '@burrow/protocol';
 import { Hono } from 'hono';

@@ -3,7 +3,7 @@
  * (SQLite record). Uses the WebSocket Hibernation API so idle sockets cost nothing: every socket is accepted
  * with `ctx.acceptWebSocket`, carries only its `SocketMeta` as attachment, and keep-alive pings are answered
  * by the runtime's auto-response without waking the object. On wake, the constructor rebuilds routing from
- * `ctx.getWebSockets()`. [SPEC: R-DO-1..4]
+ * `ctx.getWebSockets()`. [SPEC: RL-DO-1..4]
  */
 
 import { DurableObject } from 'cloudflare:workers';

@@ -1,6 +1,6 @@
 /**
  * One Burrow's durable record in its Durable Object's SQLite storage: the token hash, id counters, deliveries
- * and push subscriptions. Nothing of any frame's content is ever stored. [SPEC: R-STORE-1..3]
+ * and push subscriptions. Nothing of any frame's content is ever stored. [SPEC: RL-STORE-1..3]
  *
  * Tables are created only at enrollment, so probing an unknown burrowId writes nothing.
  */

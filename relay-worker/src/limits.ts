@@ -1,5 +1,5 @@
 /**
- * Every limit the relay enforces, with units, in one place (DESIGN §4.1). [SPEC: R-LIM-1]
+ * Every limit the relay enforces, with units, in one place (DESIGN §4.1). [SPEC: RL-LIM-1]
  * Frame sizes come from the protocol package because both ends must agree on them.
  */
 import { MAX_AGENT_FRAME_BYTES, MAX_CLIENT_FRAME_BYTES } from '@burrow/protocol';

@@ -1,7 +1,7 @@
 /**
  * Checks on a phone's Web Push subscription beyond its JSON shape (which `decodePushSubscription` checks):
  * the endpoint is an https URL on a DNS name, not a literal or local address (DESIGN §4.1, so the relay can
- * never be pointed at its own network), and p256dh is a real point on P-256 (RFC 8291 §3.1). [SPEC: R-HTTP-8]
+ * never be pointed at its own network), and p256dh is a real point on P-256 (RFC 8291 §3.1). [SPEC: RL-HTTP-8]
  */
 import { decodeBase64url, type PushSubscriptionBody } from '@burrow/protocol';
 

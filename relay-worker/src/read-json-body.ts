@@ -1,6 +1,6 @@
 /**
  * Reads a bounded JSON request body: `application/json` only, at most `maxBytes`, checked against
- * Content-Length first and again while streaming (a chunked body has no length). [SPEC: R-LIM-5]
+ * Content-Length first and again while streaming (a chunked body has no length). [SPEC: RL-LIM-5]
  */
 import { ErrorCode } from '@burrow/protocol';
 

@@ -1,4 +1,4 @@
-/** The pure router with fake sockets and a fake clock: the rules of SPEC-relay R-ROUTE-*, without workerd. */
+/** The pure router with fake sockets and a fake clock: the rules of SPEC-relay RL-ROUTE-*, without workerd. */
 import {
   CloseCode,
   decodeRelayToAgentFrame,

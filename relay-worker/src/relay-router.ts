@@ -1,6 +1,6 @@
 /**
  * The relay's socket routing, pure: no Workers API, an injected clock and id source, and a two-method socket.
- * The Durable Object is a thin shell that feeds it hibernation events. [SPEC: R-ROUTE-1..9]
+ * The Durable Object is a thin shell that feeds it hibernation events. [SPEC: RL-ROUTE-1..9]
  *
  * - One agent socket per Burrow; a newer one replaces the older (closed AGENT_REPLACED).
  * - Each phone socket gets a connId that is never reused within a Burrow, and the agent hears CLIENT_OPEN.
@@ -85,7 +85,7 @@ export class RelayRouter<S extends RelaySocket> {
     return this.clients.size;
   }
 
-  /** Decides whether a new phone socket may open; on success reserves its connId. [SPEC: R-ROUTE-2, R-LIM-3] */
+  /** Decides whether a new phone socket may open; on success reserves its connId. [SPEC: RL-ROUTE-2, RL-LIM-3] */
   admitClient(): Admission {
     if (this.agent === null) return { ok: false, code: CloseCode.AGENT_OFFLINE };
     if (this.clients.size >= MAX_CLIENTS_PER_BURROW) return { ok: false, code: CloseCode.TOO_MANY_CLIENTS };
@@ -102,7 +102,7 @@ export class RelayRouter<S extends RelaySocket> {
     this.sendToAgent(encodeClientOpenFrame(meta.connId));
   }
 
-  /** A new authenticated agent socket: it replaces any older one. [SPEC: R-ROUTE-1] */
+  /** A new authenticated agent socket: it replaces any older one. [SPEC: RL-ROUTE-1] */
   agentMeta(): SocketMeta {
     return { role: 'agent', connId: this.deps.nextId('agent'), openedAt: this.deps.now() };
   }
@@ -140,7 +140,7 @@ export class RelayRouter<S extends RelaySocket> {
     this.sendToAgent(frame);
   }
 
-  /** A frame from the agent: DATA for one phone, or a request to close one. [SPEC: R-ROUTE-4, R-ROUTE-5] */
+  /** A frame from the agent: DATA for one phone, or a request to close one. [SPEC: RL-ROUTE-4, RL-ROUTE-5] */
   agentMessage(socket: S, meta: SocketMeta, data: Uint8Array | string): void {
     if (this.agent?.meta.connId !== meta.connId) return;
     if (typeof data === 'string') {

@@ -1,5 +1,5 @@
 /**
- * Headers on every static asset response, the SPA fallback included. [SPEC: R-ASSET-2]
+ * Headers on every static asset response, the SPA fallback included. [SPEC: RL-ASSET-2]
  *
  * CSP: nothing inline, nothing from elsewhere. `style-src 'self'` suffices for xterm.js: its DOM renderer
  * uses constructed stylesheets (adoptedStyleSheets) and CSSOM property writes, which CSP does not govern;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sourceKey } from './source-key.js';
 
-describe('sourceKey [R-LIM-4]', () => {
+describe('sourceKey [RL-LIM-4]', () => {
   it('keys IPv4 by address and IPv6 by its /64, however it is written', () => {
     expect(sourceKey('203.0.113.7')).toBe('src4:203.0.113.7');
     const a = sourceKey('2001:db8:0:1::5');

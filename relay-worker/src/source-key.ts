@@ -1,4 +1,4 @@
-/** Which per-source rate-limit bucket a request's address (`CF-Connecting-IP`) belongs to. [SPEC: R-LIM-4] */
+/** Which per-source rate-limit bucket a request's address (`CF-Connecting-IP`) belongs to. [SPEC: RL-LIM-4] */
 
 /** The limiter key for an address: IPv4 as is, IPv6 by its /64 (one subscriber's usual allocation). */
 export function sourceKey(address: string | null): string {

@@ -1,6 +1,6 @@
 /**
  * Per-source-address rate limits (enrollment, new sockets), one Durable Object per source. Bucket state is
- * kept in SQLite so an evicted, re-woken limiter does not forget and hand out a fresh burst. [SPEC: R-LIM-4]
+ * kept in SQLite so an evicted, re-woken limiter does not forget and hand out a fresh burst. [SPEC: RL-LIM-4]
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from './env.js';

@@ -4,7 +4,7 @@ import { type TokenBucketConfig, take } from './token-bucket.js';
 
 const config: TokenBucketConfig = { capacity: 5, refillIntervalMs: 1_000 };
 
-describe('token bucket [R-LIM-2]', () => {
+describe('token bucket [RL-LIM-2]', () => {
   it('allows a burst of capacity, then one per interval', () => {
     let state: ReturnType<typeof take>['state'] | undefined;
     for (let i = 0; i < 5; i++) {

@@ -1,5 +1,5 @@
 /**
- * A pure token bucket: state in, state out, the clock passed in. [SPEC: R-LIM-2]
+ * A pure token bucket: state in, state out, the clock passed in. [SPEC: RL-LIM-2]
  * Starts full; one token returns every `refillIntervalMs`, never above `capacity`.
  */
 export interface TokenBucketConfig {

@@ -16,7 +16,7 @@ export function randomBase64url(byteLength: number): string {
 }
 
 /**
- * base64url(SHA-256(token bytes)) for a 32-byte token in base64url. [SPEC: R-ID-2] A string that is not such
+ * base64url(SHA-256(token bytes)) for a 32-byte token in base64url. [SPEC: RL-ID-2] A string that is not such
  * a token hashes its UTF-8 text instead, so it can never equal a stored hash of a real token.
  */
 export async function hashToken(token: string): Promise<string> {

@@ -1,7 +1,7 @@
 /**
  * The relay's HTTP surface on workerd (`wrangler dev`): info, enrollment (open and operator-gated, rate
  * limited), deliveries and push subscriptions, JSON errors, body limits, static assets with CSP and the SPA
- * fallback. [SPEC: R-HTTP-*, R-LIM-*, R-ASSET-*]
+ * fallback. [SPEC: RL-HTTP-*, RL-LIM-*, RL-ASSET-*]
  */
 import { createECDH, createHash, randomBytes } from 'node:crypto';
 import {
@@ -44,7 +44,7 @@ function validSubscription() {
   };
 }
 
-describe('GET /v1/info [R-HTTP-1]', () => {
+describe('GET /v1/info [RL-HTTP-1]', () => {
   it('reports the service, protocol version, gating and limits', async () => {
     const info = decodeRelayInfo(await (await fetch(`${relay.url}/v1/info`)).json());
     expect(info).toMatchObject({
@@ -58,7 +58,7 @@ describe('GET /v1/info [R-HTTP-1]', () => {
   });
 });
 
-describe('POST /v1/burrows [R-HTTP-2, R-HTTP-3]', () => {
+describe('POST /v1/burrows [RL-HTTP-2, RL-HTTP-3]', () => {
   it('enrolls with fresh random ids and tokens', async () => {
     const a = await enroll(relay.url);
     const b = await enroll(relay.url);
@@ -97,7 +97,7 @@ describe('POST /v1/burrows [R-HTTP-2, R-HTTP-3]', () => {
   });
 });
 
-describe('deliveries and subscriptions [R-HTTP-4, R-HTTP-6..8]', () => {
+describe('deliveries and subscriptions [RL-HTTP-4, RL-HTTP-6..8]', () => {
   it('registers, lists, subscribes, unsubscribes and revokes', async () => {
     const { burrowId, burrowToken } = await enroll(relay.url);
     const base = `${relay.url}/v1/burrows/${burrowId}/deliveries`;
@@ -246,7 +246,7 @@ describe('deliveries and subscriptions [R-HTTP-4, R-HTTP-6..8]', () => {
   });
 });
 
-describe('routing, errors and assets [R-HTTP-9, R-ASSET-1, R-ASSET-2]', () => {
+describe('routing, errors and assets [RL-HTTP-9, RL-ASSET-1, RL-ASSET-2]', () => {
   it('answers unknown /v1 routes and unknown Burrows with JSON 404', async () => {
     await expectError(await fetch(`${relay.url}/v1/nope`), 404, 'not_found');
     await expectError(await fetch(`${relay.url}/v1`), 404, 'not_found');

@@ -1,6 +1,6 @@
 /**
  * The relay's sockets on workerd (`wrangler dev`): authentication, forwarding, notifications, limits,
- * keep-alive, byte-exactness, and hibernation (eviction and wake with sockets alive). [SPEC: R-ROUTE-*, R-FRAME-*]
+ * keep-alive, byte-exactness, and hibernation (eviction and wake with sockets alive). [SPEC: RL-ROUTE-*, RL-FRAME-*]
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -66,7 +66,7 @@ const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
 const random = (n: number) =>
   new Uint8Array(Array.from({ length: n }, () => Math.floor(Math.random() * 256)));
 
-describe('agent socket authentication [R-ROUTE-1, R-HTTP-5]', () => {
+describe('agent socket authentication [RL-ROUTE-1, RL-HTTP-5]', () => {
   it('refuses missing, malformed, wrong and other-Burrow tokens with 401, unknown ids with 404', async () => {
     const a = await enroll(relay.url);
     const b = await enroll(relay.url);
@@ -92,7 +92,7 @@ describe('agent socket authentication [R-ROUTE-1, R-HTTP-5]', () => {
   });
 });
 
-describe('forwarding [R-ROUTE-2..5]', () => {
+describe('forwarding [RL-ROUTE-2..5]', () => {
   it('closes a phone with AGENT_OFFLINE (4000) when no agent is connected', async () => {
     const { burrowId } = await enroll(relay.url);
     const client = await openClient(relay.wsUrl, burrowId);
@@ -164,7 +164,7 @@ describe('forwarding [R-ROUTE-2..5]', () => {
   });
 });
 
-describe('frames and limits [R-FRAME-*, R-LIM-*]', () => {
+describe('frames and limits [RL-FRAME-*, RL-LIM-*]', () => {
   it('forwards a 65535-byte phone frame and closes one of 65536 bytes with FRAME_TOO_LARGE (4003)', async () => {
     const { burrowId, agent } = await setup();
     const { client, connId } = await connect(burrowId, agent);
@@ -205,7 +205,7 @@ describe('frames and limits [R-FRAME-*, R-LIM-*]', () => {
     agent.close();
   });
 
-  it('answers the keep-alive ping on both sockets without bothering the agent [R-KEEP-1]', async () => {
+  it('answers the keep-alive ping on both sockets without bothering the agent [RL-KEEP-1]', async () => {
     const { burrowId, agent } = await setup();
     const { client } = await connect(burrowId, agent);
     client.send(KEEPALIVE_PING);
@@ -271,7 +271,7 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
-describe('the relay is blind [DESIGN §2, R-STORE-1]', () => {
+describe('the relay is blind [DESIGN §2, RL-STORE-1]', () => {
   it('forwards every byte exactly as received and stores nothing of any frame', async () => {
     const { burrowId, burrowToken, agent } = await setup();
     // A delivery id the relay *does* store, to prove the storage scan can find what is there.
@@ -306,7 +306,7 @@ describe('the relay is blind [DESIGN §2, R-STORE-1]', () => {
   });
 });
 
-describe('hibernation [R-DO-1..4]', () => {
+describe('hibernation [RL-DO-1..4]', () => {
   it('is evicted while idle and wakes with its sockets and routing intact', async () => {
     const { burrowId, burrowToken, agent } = await setup();
     const { client, connId } = await connect(burrowId, agent);

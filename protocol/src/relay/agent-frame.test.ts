@@ -19,8 +19,8 @@ const connId = fc.integer({ min: 1, max: MAX_CONN_ID });
 const payload = fc.uint8Array({ minLength: 1, maxLength: 2_000 });
 const RUNS = { seed: 0xb0770, numRuns: 300 };
 
-describe('agent socket frames [R-FRAME-1..7]', () => {
-  it('lays out DATA as type, connId big-endian, payload [R-FRAME-1]', () => {
+describe('agent socket frames [RL-FRAME-1..7]', () => {
+  it('lays out DATA as type, connId big-endian, payload [RL-FRAME-1]', () => {
     expect(encodeDataFrame(0x01020304, new Uint8Array([0xaa, 0xbb]))).toEqual(
       new Uint8Array([AgentFrameType.DATA, 1, 2, 3, 4, 0xaa, 0xbb]),
     );
@@ -73,7 +73,7 @@ describe('agent socket frames [R-FRAME-1..7]', () => {
     );
   });
 
-  it('accepts a full Noise message and refuses one byte more [R-FRAME-2]', () => {
+  it('accepts a full Noise message and refuses one byte more [RL-FRAME-2]', () => {
     const max = new Uint8Array(MAX_NOISE_MESSAGE_BYTES);
     expect(decodeAgentToRelayFrame(encodeDataFrame(1, max)).type).toBe('data');
     expect(() => encodeDataFrame(1, new Uint8Array(MAX_NOISE_MESSAGE_BYTES + 1))).toThrow(RangeError);
@@ -84,7 +84,7 @@ describe('agent socket frames [R-FRAME-1..7]', () => {
     );
   });
 
-  it('rejects bad frames with the reason [R-FRAME-4]', () => {
+  it('rejects bad frames with the reason [RL-FRAME-4]', () => {
     const reason = (f: () => unknown) => {
       try {
         f();

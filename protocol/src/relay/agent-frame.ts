@@ -1,5 +1,5 @@
 /**
- * Framing of the Burrow's one socket to the relay (`GET /v1/burrows/:id/agent`). [SPEC: R-FRAME-1..7]
+ * Framing of the Burrow's one socket to the relay (`GET /v1/burrows/:id/agent`). [SPEC: RL-FRAME-1..7]
  *
  * Every frame is one binary WebSocket message: `[type u8][connId u32 big-endian][body]`. `connId` names one
  * phone socket (the relay assigns it, never 0). The relay reads only the 5-byte header; a DATA body is one
@@ -8,13 +8,13 @@
 import { isBurrowCloseCode } from '../close-codes.js';
 import { RelayCodecError } from './relay-codec-error.js';
 
-/** One Noise message is at most 65535 bytes (Noise spec §3). [SPEC: R-FRAME-2] */
+/** One Noise message is at most 65535 bytes (Noise spec §3). [SPEC: RL-FRAME-2] */
 export const MAX_NOISE_MESSAGE_BYTES = 65535;
 /** `type` + `connId`. */
 export const AGENT_FRAME_HEADER_BYTES = 5;
 /** Largest frame on the agent socket: a header plus one Noise message. */
 export const MAX_AGENT_FRAME_BYTES = AGENT_FRAME_HEADER_BYTES + MAX_NOISE_MESSAGE_BYTES;
-/** Largest frame on a phone socket: one Noise message, no header. [SPEC: R-FRAME-6] */
+/** Largest frame on a phone socket: one Noise message, no header. [SPEC: RL-FRAME-6] */
 export const MAX_CLIENT_FRAME_BYTES = MAX_NOISE_MESSAGE_BYTES;
 /** connId is a u32; 0 is never assigned. */
 export const MAX_CONN_ID = 0xffff_ffff;
@@ -55,7 +55,7 @@ function header(type: AgentFrameType, connId: number, bodyLength: number): Uint8
   return out;
 }
 
-/** Header + payload in one new buffer (one copy). Payload: 1..65535 bytes. [SPEC: R-FRAME-3] */
+/** Header + payload in one new buffer (one copy). Payload: 1..65535 bytes. [SPEC: RL-FRAME-3] */
 export function encodeDataFrame(connId: number, payload: Uint8Array): Uint8Array {
   if (!(payload instanceof Uint8Array)) throw new TypeError('payload must be a Uint8Array');
   if (payload.length < 1 || payload.length > MAX_NOISE_MESSAGE_BYTES) {
@@ -84,7 +84,7 @@ export function encodeClientClosedFrame(connId: number, code: number): Uint8Arra
   return out;
 }
 
-/** `code` must be 1000 or in the Burrow range 4100..4199 of the close-code table. [SPEC: R-FRAME-5] */
+/** `code` must be 1000 or in the Burrow range 4100..4199 of the close-code table. [SPEC: RL-FRAME-5] */
 export function encodeCloseClientFrame(connId: number, code: number): Uint8Array {
   checkCloseCode(code);
   if (!isBurrowCloseCode(code)) throw new RangeError('CLOSE_CLIENT code must be 1000 or 4100..4199');
@@ -128,7 +128,7 @@ function readCode(h: Header, bytes: Uint8Array): number {
 
 /**
  * What the relay reads from the agent. A DATA payload is a view into `bytes` (no copy).
- * Throws only `RelayCodecError` (or `TypeError` for a non-Uint8Array). [SPEC: R-FRAME-4]
+ * Throws only `RelayCodecError` (or `TypeError` for a non-Uint8Array). [SPEC: RL-FRAME-4]
  */
 export function decodeAgentToRelayFrame(bytes: Uint8Array): AgentToRelayFrame {
   const h = readHeader(bytes);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBase64url, encodeBase64url, isBase64urlOfLength } from './base64url.js';
 import { RelayCodecError } from './relay-codec-error.js';
 
-describe('base64url [R-ID-1]', () => {
+describe('base64url [RL-ID-1]', () => {
   it('matches RFC 4648 §10 vectors in the URL alphabet without padding', () => {
     const vectors: Array<[string, string]> = [
       ['', ''],

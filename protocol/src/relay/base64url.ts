@@ -1,5 +1,5 @@
 /**
- * Unpadded base64url (RFC 4648 §5), the text form of every relay id and token. [SPEC: R-ID-1]
+ * Unpadded base64url (RFC 4648 §5), the text form of every relay id and token. [SPEC: RL-ID-1]
  * Decoding is strict: only the URL-safe alphabet, no padding, no whitespace, and the unused low bits of the
  * last character must be zero (so each byte string has exactly one text form and ids compare as strings).
  */

@@ -17,7 +17,7 @@ const b64 = (n: number, fill = 7) => encodeBase64url(new Uint8Array(n).fill(fill
 const point = encodeBase64url(new Uint8Array([4, ...new Uint8Array(64).fill(9)]));
 const subscription = { endpoint: 'https://push.example.com/abc', keys: { p256dh: point, auth: b64(16) } };
 
-describe('relay HTTP bodies [R-HTTP-*]', () => {
+describe('relay HTTP bodies [RL-HTTP-*]', () => {
   it('decodes good bodies', () => {
     const ids = { burrowId: b64(16), burrowToken: b64(32) };
     expect(decodeEnrollResponse(ids)).toEqual(ids);
@@ -39,7 +39,7 @@ describe('relay HTTP bodies [R-HTTP-*]', () => {
     });
   });
 
-  it('rejects bad subscriptions [R-HTTP-7]', () => {
+  it('rejects bad subscriptions [RL-HTTP-7]', () => {
     for (const bad of [
       { ...subscription, endpoint: 'http://push.example.com/' },
       { ...subscription, endpoint: `https://x.example/${'a'.repeat(2048)}` },

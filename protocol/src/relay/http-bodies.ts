@@ -1,5 +1,5 @@
 /**
- * The relay's HTTP bodies (`/v1/*`), as valibot schemas with strict decoders. [SPEC: R-HTTP-1..9]
+ * The relay's HTTP bodies (`/v1/*`), as valibot schemas with strict decoders. [SPEC: RL-HTTP-1..9]
  * Ids and tokens are canonical unpadded base64url of fixed byte lengths (DESIGN §3).
  */
 import * as v from 'valibot';
@@ -34,7 +34,7 @@ export const DeliveryIdSchema = b64(DELIVERY_ID_BYTES, 'deliveryId');
 export const DeliveryTokenSchema = b64(DELIVERY_TOKEN_BYTES, 'deliveryToken');
 export const TokenHashSchema = b64(TOKEN_HASH_BYTES, 'tokenHash');
 
-/** `GET /v1/info` → 200. [SPEC: R-HTTP-1] */
+/** `GET /v1/info` → 200. [SPEC: RL-HTTP-1] */
 export const RelayInfoSchema = v.object({
   service: v.literal('burrow-relay'),
   protocolVersion: v.pipe(v.number(), v.integer(), v.minValue(1)),
@@ -45,18 +45,18 @@ export const RelayInfoSchema = v.object({
 });
 export type RelayInfo = v.InferOutput<typeof RelayInfoSchema>;
 
-/** `POST /v1/burrows` → 201. The relay keeps only SHA-256(burrowToken). [SPEC: R-HTTP-2] */
+/** `POST /v1/burrows` → 201. The relay keeps only SHA-256(burrowToken). [SPEC: RL-HTTP-2] */
 export const EnrollResponseSchema = v.strictObject({
   burrowId: BurrowIdSchema,
   burrowToken: BurrowTokenSchema,
 });
 export type EnrollResponse = v.InferOutput<typeof EnrollResponseSchema>;
 
-/** `PUT /v1/burrows/:id/deliveries/:deliveryId` (Burrow bearer) body. [SPEC: R-HTTP-4] */
+/** `PUT /v1/burrows/:id/deliveries/:deliveryId` (Burrow bearer) body. [SPEC: RL-HTTP-4] */
 export const RegisterDeliveryRequestSchema = v.strictObject({ tokenHash: TokenHashSchema });
 export type RegisterDeliveryRequest = v.InferOutput<typeof RegisterDeliveryRequestSchema>;
 
-/** `GET /v1/burrows/:id/deliveries` (Burrow bearer) → 200. Times are ms since the Unix epoch. [SPEC: R-HTTP-6] */
+/** `GET /v1/burrows/:id/deliveries` (Burrow bearer) → 200. Times are ms since the Unix epoch. [SPEC: RL-HTTP-6] */
 export const DeliveryListResponseSchema = v.strictObject({
   deliveries: v.array(
     v.strictObject({
@@ -71,7 +71,7 @@ export type DeliveryListResponse = v.InferOutput<typeof DeliveryListResponseSche
 
 /**
  * `PUT /v1/burrows/:id/deliveries/:deliveryId/subscription` (delivery bearer) body: the browser's
- * `PushSubscription.toJSON()`. `expirationTime` is accepted and ignored. [SPEC: R-HTTP-7]
+ * `PushSubscription.toJSON()`. `expirationTime` is accepted and ignored. [SPEC: RL-HTTP-7]
  */
 export const PushSubscriptionSchema = v.object({
   endpoint: v.pipe(
@@ -95,7 +95,7 @@ export interface PushSubscriptionBody {
   readonly keys: { readonly p256dh: string; readonly auth: string };
 }
 
-/** Every relay error body. [SPEC: R-HTTP-9, P-ERR-1] */
+/** Every relay error body. [SPEC: RL-HTTP-9, P-ERR-1] */
 export const ErrorBodySchema = v.strictObject({
   error: v.strictObject({
     code: v.pipe(

@@ -1,5 +1,5 @@
 /**
- * Keep-alive on both relay sockets. [SPEC: R-KEEP-1]
+ * Keep-alive on both relay sockets. [SPEC: RL-KEEP-1]
  *
  * A peer sends the text frame `KEEPALIVE_PING`; the relay answers `KEEPALIVE_PONG` through the Durable
  * Object's WebSocket auto-response, so a ping never wakes a hibernated relay object. These are the only text

@@ -47,7 +47,7 @@ function badBody(error: unknown): Response {
 
 /**
  * Burrow-authenticated: status, list / register / revoke deliveries. Phone-authenticated (delivery token):
- * put / delete its Web Push subscription. [SPEC: R-HTTP-4, R-HTTP-6, R-HTTP-7]
+ * put / delete its Web Push subscription. [SPEC: RL-HTTP-4, RL-HTTP-6, RL-HTTP-7]
  * PUSH SEAM: the Burrow-authenticated `POST /v1/burrows/:id/push` of a later issue is added here, calling a
  * `push` RPC on the object that reads `BurrowStore.subscriptionsFor`.
  */

@@ -8,7 +8,7 @@ import { constantTimeEqual, hashText, hashToken, randomBase64url } from '../toke
 
 /**
  * `POST /v1/burrows`: enroll a Burrow. Rate-limited per source before anything else (so the operator secret
- * cannot be brute-forced fast); gated by `ENROLL_SECRET` when set. [SPEC: R-HTTP-2, R-HTTP-3]
+ * cannot be brute-forced fast); gated by `ENROLL_SECRET` when set. [SPEC: RL-HTTP-2, RL-HTTP-3]
  */
 export function enrollRoutes(app: Hono<AppEnv>): void {
   app.post('/v1/burrows', async (c) => {

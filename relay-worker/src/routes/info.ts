@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { PUBLISHED_LIMITS } from '../limits.js';
 import type { AppEnv } from '../services.js';
 
-/** `GET /v1/info`: what a Burrow or phone needs to know about this relay. [SPEC: R-HTTP-1] */
+/** `GET /v1/info`: what a Burrow or phone needs to know about this relay. [SPEC: RL-HTTP-1] */
 export function infoRoutes(app: Hono<AppEnv>): void {
   app.get('/v1/info', (c) => {
     const services = c.get('services');

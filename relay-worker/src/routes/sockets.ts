@@ -8,7 +8,7 @@ import { bearerToken } from '../tokens.js';
 /**
  * `GET /v1/burrows/:id/agent` and `/client`: WebSocket upgrades, forwarded to the Burrow's object after the
  * cheap checks. The agent gets HTTP errors (it can read them); a phone's browser cannot read the status of a
- * failed upgrade, so a phone refused for rate is accepted and closed RATE_LIMITED. [SPEC: R-HTTP-5, R-LIM-4]
+ * failed upgrade, so a phone refused for rate is accepted and closed RATE_LIMITED. [SPEC: RL-HTTP-5, RL-LIM-4]
  */
 export function socketRoutes(app: Hono<AppEnv>): void {
   for (const role of ['agent', 'client'] as const) {
