@@ -351,6 +351,11 @@ export class AlertManager {
   /** Parks an already-validated await; an await arriving mid-ring may resolve at once. */
   park(realmId: string, req: AwaitRequest, now: number, out: ManagerEffect[]): void {
     const ring = this.#latch.ring;
+    if (this.#exited && ring === null) {
+      // Nothing can finish any more: the session died before this await could park.
+      out.push({ type: 'await-resolved', realmId, awaitId: req.awaitId, cause: 'died' });
+      return;
+    }
     if (ring) {
       const running = this.#command !== null;
       const order: RingSource[] = req.until === 'exit' ? ['exit'] : ['report', 'exit', 'watching'];

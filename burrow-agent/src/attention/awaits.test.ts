@@ -292,4 +292,16 @@ describe('await', () => {
     h.advance(SETTLE_MS * 2);
     expect(h.view().ringing).toBe(false);
   });
+
+  it('an await on a session whose PTY already exited resolves died at once, unless a ring answers it', () => {
+    const h = createHarness();
+    h.engine.sessionExited(h.sessionId, 0);
+    park(h, 'a', 'quiet');
+    expect(causes(h)).toEqual([['a', 'died']]);
+    const g = createHarness();
+    g.bell();
+    g.engine.sessionExited(g.sessionId, 0);
+    park(g, 'a', 'quiet');
+    expect(causes(g)).toEqual([['a', 'bell']]);
+  });
 });

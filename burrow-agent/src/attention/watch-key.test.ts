@@ -25,6 +25,7 @@ describe('WATCHING key', () => {
     // VAR=value prefixes and transparent wrappers
     ['FOO=1 BAR="a b" npm test', 'npm test'],
     ['sudo -u root make install', 'make'],
+    ['sudo -uroot --user=me make', 'make'],
     ['sudo -E env PATH=/x claude', 'claude'],
     ['npx claude --resume', 'claude'],
     ['npx -y @google/gemini-cli', 'gemini-cli'],

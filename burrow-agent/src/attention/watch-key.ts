@@ -307,6 +307,8 @@ function skipWrapper(words: readonly string[], at: number, spec: WrapperSpec): n
       const name = w.includes('=') ? w.slice(0, w.indexOf('=')) : w;
       if (spec.flags.has(name)) i++;
       else if (spec.valued.has(name)) i += w.includes('=') ? 1 : 2;
+      else if (!w.startsWith('--') && w.length > 2 && spec.valued.has(w.slice(0, 2)))
+        i++; // `-uroot`
       else if (/^-\d+$/.test(w) && words[at] === 'nice') i++;
       else return -1;
       continue;
