@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { isWellFormed } from '../src/remote/bytes.js';
 import {
+  burrowStream,
+  clientStream,
   decodeBurrowMessage,
   decodeClientMessage,
   decodePairBurrowMessage,
@@ -197,5 +199,45 @@ test('R-FRAME-3: the lone-surrogate check agrees with a UTF-8 round trip', () =>
       expect(isWellFormed(s)).toBe(roundTrips);
     }),
     { ...FC, numRuns: 500 },
+  );
+});
+
+test('a mutated fragmented stream through MessageStream throws only ProtocolError', () => {
+  const big = fc.record({
+    data: fc.string({ minLength: 3000, maxLength: 6000 }),
+    offset: fc.nat(),
+  });
+  fc.assert(
+    fc.property(
+      big,
+      fc.array(fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 })), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+      ({ data, offset }, flips) => {
+        const pieces = burrowStream(2048).send({
+          type: 'resync',
+          session: 's',
+          offset,
+          cols: 80,
+          rows: 24,
+          firstLine: 0,
+          hasOlder: true,
+          data,
+        });
+        for (const [which, at, value] of flips) {
+          const piece = pieces[which % pieces.length]!;
+          piece[at % piece.length] = value;
+        }
+        const phone = clientStream();
+        try {
+          for (const p of pieces) phone.receive(p);
+          phone.end();
+        } catch (error) {
+          expect(error).toBeInstanceOf(ProtocolError);
+        }
+      },
+    ),
+    { ...FC, numRuns: 150 },
   );
 });
