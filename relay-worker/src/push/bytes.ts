@@ -12,7 +12,8 @@ export function concat(...parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer>
   return out;
 }
 
-export const ascii = (text: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
+export const ascii = (text: string): Uint8Array<ArrayBuffer> =>
+  new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
 
 /** A copy backed by its own ArrayBuffer (accepted everywhere WebCrypto takes a BufferSource). */
 export const own = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(bytes);

@@ -8,7 +8,9 @@ import { concat, own } from './bytes.js';
 export const SHA256_BYTES = 32;
 
 export async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
-  const k = await crypto.subtle.importKey('raw', own(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const k = await crypto.subtle.importKey('raw', own(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   return new Uint8Array(await crypto.subtle.sign('HMAC', k, own(data)));
 }
 
@@ -16,7 +18,11 @@ export async function hmacSha256(key: Uint8Array, data: Uint8Array): Promise<Uin
 export const hkdfExtract = (salt: Uint8Array, ikm: Uint8Array) => hmacSha256(salt, ikm);
 
 /** HKDF-Expand(prk, info, length) for length ≤ 32: the first `length` bytes of HMAC(prk, info ‖ 0x01). */
-export async function hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function hkdfExpand(
+  prk: Uint8Array,
+  info: Uint8Array,
+  length: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   if (!Number.isInteger(length) || length < 1 || length > SHA256_BYTES) {
     throw new RangeError(`hkdfExpand: length must be 1..${SHA256_BYTES}`);
   }

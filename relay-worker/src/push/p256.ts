@@ -21,7 +21,13 @@ export function checkPoint(name: string, point: unknown): asserts point is Uint8
 export async function importPublicPoint(point: Uint8Array, algorithm: P256Algorithm): Promise<CryptoKey> {
   checkPoint('public key', point);
   try {
-    return await crypto.subtle.importKey('raw', own(point), { name: algorithm, namedCurve: 'P-256' }, true, algorithm === 'ECDSA' ? ['verify'] : []);
+    return await crypto.subtle.importKey(
+      'raw',
+      own(point),
+      { name: algorithm, namedCurve: 'P-256' },
+      true,
+      algorithm === 'ECDSA' ? ['verify'] : [],
+    );
   } catch {
     throw new RangeError('public key is not a point on P-256');
   }
@@ -46,7 +52,13 @@ export async function importPrivateJwk(jwk: JsonWebKey, algorithm: P256Algorithm
   const usages: KeyUsage[] = algorithm === 'ECDSA' ? ['sign'] : ['deriveBits'];
   const { kty, crv, x, y, d } = jwk;
   try {
-    return await crypto.subtle.importKey('jwk', { kty, crv, x, y, d }, { name: algorithm, namedCurve: 'P-256' }, false, usages);
+    return await crypto.subtle.importKey(
+      'jwk',
+      { kty, crv, x, y, d },
+      { name: algorithm, namedCurve: 'P-256' },
+      false,
+      usages,
+    );
   } catch {
     throw new RangeError('not a valid P-256 private key');
   }

@@ -13,7 +13,14 @@
 import { AES128GCM_SALT_BYTES, AES128GCM_TAG_BYTES, encryptSingleRecord } from './aes128gcm.js';
 import { ascii, concat } from './bytes.js';
 import { hkdfExpand, hkdfExtract, SHA256_BYTES } from './hmac-sha256.js';
-import { checkPoint, exportPublicPoint, importPrivateJwk, importPublicPoint, P256_POINT_BYTES, privateJwk } from './p256.js';
+import {
+  checkPoint,
+  exportPublicPoint,
+  importPrivateJwk,
+  importPublicPoint,
+  P256_POINT_BYTES,
+  privateJwk,
+} from './p256.js';
 
 /** RFC 8291 §3.2: the auth secret is 16 bytes. */
 export const WEB_PUSH_AUTH_SECRET_BYTES = 16;
@@ -22,7 +29,8 @@ export const WEB_PUSH_RECORD_SIZE = 4096;
 /** salt (16) ‖ rs (4) ‖ idlen (1) ‖ keyid (65). */
 export const WEB_PUSH_HEADER_BYTES = AES128GCM_SALT_BYTES + 4 + 1 + P256_POINT_BYTES;
 /** RFC 8030 §7.2 / RFC 8291 §4: services must accept 4096-byte bodies; what fits beside header, tag, delimiter. */
-export const WEB_PUSH_MAX_PLAINTEXT_BYTES = WEB_PUSH_RECORD_SIZE - WEB_PUSH_HEADER_BYTES - AES128GCM_TAG_BYTES - 1;
+export const WEB_PUSH_MAX_PLAINTEXT_BYTES =
+  WEB_PUSH_RECORD_SIZE - WEB_PUSH_HEADER_BYTES - AES128GCM_TAG_BYTES - 1;
 
 export interface WebPushRecipient {
   /** The subscription's `keys.p256dh`: the browser's P-256 public point. */
@@ -56,7 +64,10 @@ export async function encryptWebPush(
   let asPublic: Uint8Array;
   let salt: Uint8Array;
   if (testOnly) {
-    asPrivate = await importPrivateJwk(privateJwk(testOnly.senderPrivateKey, testOnly.senderPublicKey), 'ECDH');
+    asPrivate = await importPrivateJwk(
+      privateJwk(testOnly.senderPrivateKey, testOnly.senderPublicKey),
+      'ECDH',
+    );
     asPublic = testOnly.senderPublicKey;
     salt = testOnly.salt;
   } else {
