@@ -1,19 +1,30 @@
-/** Pocket's SocketFactory on Node's `ws`, optionally recording every message 1 a client sends. */
+/** Pocket's SocketFactory on Node's `ws`, recording each socket made and (optionally) each message 1 sent. */
 import type { SocketFactory, SocketLike } from '@burrow/pocket/core';
 import WebSocket from 'ws';
 
-export function nodeSocketFactory(sentFirst?: Uint8Array[]): SocketFactory {
-  return (url) => {
+export interface RecordingFactory {
+  readonly factory: SocketFactory;
+  readonly sockets: WebSocket[];
+  readonly firstMessages: Uint8Array[];
+}
+
+export function recordingSocketFactory(firstMessages: Uint8Array[] = []): RecordingFactory {
+  const sockets: WebSocket[] = [];
+  const factory: SocketFactory = (url: string) => {
     const ws = new WebSocket(url);
-    if (sentFirst) {
-      let first = true;
-      const send = ws.send.bind(ws);
-      ws.send = ((data: Uint8Array) => {
-        if (first) sentFirst.push(Uint8Array.from(data));
-        first = false;
-        send(data);
-      }) as typeof ws.send;
-    }
+    sockets.push(ws);
+    let first = true;
+    const send = ws.send.bind(ws);
+    ws.send = ((data: Uint8Array) => {
+      if (first) firstMessages.push(Uint8Array.from(data));
+      first = false;
+      send(data);
+    }) as typeof ws.send;
     return ws as unknown as SocketLike;
   };
+  return { factory, sockets, firstMessages };
+}
+
+export function nodeSocketFactory(sentFirst?: Uint8Array[]): SocketFactory {
+  return recordingSocketFactory(sentFirst).factory;
 }
