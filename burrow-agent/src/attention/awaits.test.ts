@@ -257,8 +257,11 @@ describe('await', () => {
     expect(awaitRequestProblem({ awaitId: 'ok', until: 'exit', timeoutMs: MAX_AWAIT_TIMEOUT_MS })).toBeNull();
   });
 
-  it('an await on an unknown session is answered cancelled', () => {
+  it('an await on an unknown session is answered cancelled; a bad realm id is a TypeError', () => {
     const h = createHarness();
+    expect(() =>
+      h.engine.awaitRequest('', h.sessionId, { awaitId: 'a', until: 'quiet', timeoutMs: 1 }),
+    ).toThrow(TypeError);
     expect(
       h.engine.awaitRequest('cli', 'nope', { awaitId: 'a', until: 'quiet', timeoutMs: 1000 }),
     ).toMatchObject([{ type: 'await-resolved', cause: 'cancelled' }]);

@@ -15,7 +15,7 @@ import {
 import { type AwaitCause, type AwaitRequest, awaitRequestProblem } from './awaits.js';
 import { type Clock, earliest } from './clock.js';
 import { DeliveryScheduler } from './delivery.js';
-import { Engagement, type EngagementEdge, type PresenceReport } from './engagement.js';
+import { checkViewerId, Engagement, type EngagementEdge, type PresenceReport } from './engagement.js';
 import type { ActivityNotification } from './notification.js';
 import { type PersistedAlert, restoreAlert, serializeAlert } from './persistence.js';
 import {
@@ -118,6 +118,11 @@ export class AttentionEngine {
   view(sessionId: string): SessionAlertView | null {
     const m = this.#sessions.get(sessionId);
     return m ? this.#view(sessionId, m) : null;
+  }
+
+  /** Every session's view, e.g. for Pocket's session list (see computeUnion). */
+  views(): SessionAlertView[] {
+    return [...this.#sessions].map(([id, m]) => this.#view(id, m));
   }
 
   /** Persisted form (todo + notification + status) for the daemon's store. */
@@ -269,6 +274,7 @@ export class AttentionEngine {
    * a full session is answered cancelled at once; a repeated awaitId from the realm is ignored.
    */
   awaitRequest(realmId: string, sessionId: string, request: unknown): AttentionEffect[] {
+    checkViewerId(realmId);
     const id = (request as { awaitId?: unknown } | null)?.awaitId;
     const key = typeof id === 'string' ? `${realmId.length}:${realmId}:${id}` : null;
     if (key !== null && this.#rememberedAwaits.has(key)) return [];
