@@ -1,7 +1,7 @@
 /**
- * The byte-level transition table of the DEC ANSI parser (Paul Williams' state diagram at vt100.net/emu/dec_ansi_parser,
- * as xterm.js's EscapeSequenceParser implements it), reduced to what Burrow needs: the DCS, SOS, PM and APC
- * strings collapse into one ignoring state, and printing is only counted.
+ * The byte-level transition table of the DEC ANSI parser (Paul Williams' state diagram,
+ * vt100.net/emu/dec_ansi_parser, as xterm.js's EscapeSequenceParser implements it), reduced to what Burrow
+ * needs: the DCS, SOS, PM and APC strings collapse into one ignoring state, and printing is only counted.
  *
  * Raw PTY bytes are UTF-8, so bytes 0x80–0xFF are never C1 controls here: in UTF-8 they are lead and
  * continuation bytes (0x9C is the continuation byte of U+011C, for instance), and treating a raw 0x9C as ST
