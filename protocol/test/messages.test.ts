@@ -212,6 +212,8 @@ describe('R-C-*: client messages', () => {
     expectRule(() => create(['']), 'R-C-CREATE-1');
     expectRule(() => create(Array(MAX_ARGV_ENTRIES + 1).fill('x')), 'R-C-CREATE-1');
     expect(create(Array(MAX_ARGV_ENTRIES).fill('x'))).toBeTruthy();
+    expectRule(() => create(Array(9).fill('x'.repeat(4096))), 'R-C-CREATE-1');
+    expect(create(Array(8).fill('x'.repeat(4096)))).toBeTruthy();
     expect(create(null)).toMatchObject({ argv: null });
   });
   test('R-C-HIST-1: a history page asks for 1 … MAX_HISTORY_LINES lines', () => {

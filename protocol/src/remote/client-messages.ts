@@ -9,6 +9,7 @@ import { cols, displayText, intIn, offset, rawText, rid, rows, sessionId, versio
 import {
   MAX_ARG_CHARS,
   MAX_ARGV_ENTRIES,
+  MAX_ARGV_TOTAL_CHARS,
   MAX_CWD_CHARS,
   MAX_HISTORY_LINES,
   MAX_LABEL_CHARS,
@@ -63,6 +64,10 @@ export const clientControlSchema = v.variant('type', [
         v.minLength(1, 'R-C-CREATE-1: argv has at least the program'),
         v.maxLength(MAX_ARGV_ENTRIES, `R-C-CREATE-1: argv has at most ${MAX_ARGV_ENTRIES} entries`),
         v.check((a) => a[0] !== '', 'R-C-CREATE-1: argv[0] is not empty'),
+        v.check(
+          (a) => a.reduce((sum, arg) => sum + arg.length, 0) <= MAX_ARGV_TOTAL_CHARS,
+          `R-C-CREATE-1: argv holds at most ${MAX_ARGV_TOTAL_CHARS} characters in all`,
+        ),
       ),
     ),
     /** null: the owner's home directory. */

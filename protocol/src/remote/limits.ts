@@ -79,6 +79,8 @@ export const MAX_EPISODE_ID_CHARS = 32;
 /** argv of a created session: entries, and code points per entry. */
 export const MAX_ARGV_ENTRIES = 256;
 export const MAX_ARG_CHARS = 4096;
+/** …and code points across all entries, so a worst-case `create` stays far inside MAX_CONTROL_JSON_BYTES. */
+export const MAX_ARGV_TOTAL_CHARS = 32 * 1024;
 
 /** App version string (`hello`): printable ASCII characters. */
 export const MAX_VERSION_CHARS = 32;
