@@ -191,6 +191,12 @@ describe('TerminalParser: shell integration', () => {
 });
 
 describe('TerminalParser: OSC 7 and titles', () => {
+  it("accepts kitty's unencoded kitty-shell-cwd:// form", () => {
+    expect(feedAll(make(), '\x1b]7;kitty-shell-cwd://h/a%20b c\x07')).toEqual([
+      { type: 'cwd', cwd: '/a%20b c' },
+    ]);
+  });
+
   it('accepts only file URLs with a path', () => {
     expect(
       feedAll(make(), '\x1b]7;FILE://h/x\x07', '\x1b]7;http://h/x\x07', '\x1b]7;file://host\x07'),
