@@ -181,4 +181,26 @@ describe('engine invariants under random event sequences', () => {
       { seed: 31, numRuns: 200 },
     );
   });
+
+  it('takes any untrusted blob (settings, rules, restore, await) without throwing', () => {
+    fc.assert(
+      fc.property(
+        fc.anything(),
+        fc.anything(),
+        fc.anything(),
+        fc.anything(),
+        (settings, rules, persisted, req) => {
+          const h = createHarness();
+          h.engine.updateSettings(settings);
+          h.engine.setWatchRules(rules);
+          h.engine.sessionSpawned('s2', persisted);
+          const answer = h.engine.awaitRequest('cli', 's2', req);
+          expect(answer.filter((e) => e.type === 'await-resolved').length).toBeLessThanOrEqual(1);
+          h.advance(1_000_000);
+          expect(h.engine.view('s2')?.ringing).toBe(false);
+        },
+      ),
+      { seed: 11, numRuns: 300 },
+    );
+  });
 });
