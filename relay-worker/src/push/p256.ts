@@ -9,6 +9,21 @@ export const P256_POINT_BYTES = 65;
 export const P256_SCALAR_BYTES = 32;
 
 export type P256Algorithm = 'ECDH' | 'ECDSA';
+/** WebCrypto's key type, named the same way under the Workers and the Node typings. */
+export type WebCryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+export interface WebCryptoKeyPair {
+  readonly publicKey: WebCryptoKey;
+  readonly privateKey: WebCryptoKey;
+}
+
+/** A P-256 JWK (RFC 7518 §6.2); `d` only in a private one. */
+export interface P256Jwk {
+  readonly kty: 'EC';
+  readonly crv: 'P-256';
+  readonly x: string;
+  readonly y: string;
+  readonly d?: string;
+}
 
 export function checkPoint(name: string, point: unknown): asserts point is Uint8Array {
   if (!(point instanceof Uint8Array)) throw new TypeError(`${name} must be a Uint8Array`);
@@ -18,7 +33,7 @@ export function checkPoint(name: string, point: unknown): asserts point is Uint8
 }
 
 /** Imports a public point; WebCrypto rejects points off the curve (RangeError here). */
-export async function importPublicPoint(point: Uint8Array, algorithm: P256Algorithm): Promise<CryptoKey> {
+export async function importPublicPoint(point: Uint8Array, algorithm: P256Algorithm): Promise<WebCryptoKey> {
   checkPoint('public key', point);
   try {
     return await crypto.subtle.importKey(
@@ -34,7 +49,7 @@ export async function importPublicPoint(point: Uint8Array, algorithm: P256Algori
 }
 
 /** The private JWK for a key pair given as raw scalar and point. */
-export function privateJwk(privateScalar: Uint8Array, publicPoint: Uint8Array): JsonWebKey {
+export function privateJwk(privateScalar: Uint8Array, publicPoint: Uint8Array): P256Jwk {
   checkPoint('public key', publicPoint);
   if (!(privateScalar instanceof Uint8Array) || privateScalar.length !== P256_SCALAR_BYTES) {
     throw new RangeError('private key must be a 32-byte P-256 scalar');
@@ -48,8 +63,8 @@ export function privateJwk(privateScalar: Uint8Array, publicPoint: Uint8Array): 
   };
 }
 
-export async function importPrivateJwk(jwk: JsonWebKey, algorithm: P256Algorithm): Promise<CryptoKey> {
-  const usages: KeyUsage[] = algorithm === 'ECDSA' ? ['sign'] : ['deriveBits'];
+export async function importPrivateJwk(jwk: P256Jwk, algorithm: P256Algorithm): Promise<WebCryptoKey> {
+  const usages: ('sign' | 'deriveBits')[] = algorithm === 'ECDSA' ? ['sign'] : ['deriveBits'];
   const { kty, crv, x, y, d } = jwk;
   try {
     return await crypto.subtle.importKey(
@@ -64,6 +79,6 @@ export async function importPrivateJwk(jwk: JsonWebKey, algorithm: P256Algorithm
   }
 }
 
-export async function exportPublicPoint(key: CryptoKey): Promise<Uint8Array<ArrayBuffer>> {
-  return new Uint8Array(await crypto.subtle.exportKey('raw', key));
+export async function exportPublicPoint(key: WebCryptoKey): Promise<Uint8Array<ArrayBuffer>> {
+  return new Uint8Array((await crypto.subtle.exportKey('raw', key)) as ArrayBuffer);
 }

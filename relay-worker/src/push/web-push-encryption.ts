@@ -20,6 +20,8 @@ import {
   importPublicPoint,
   P256_POINT_BYTES,
   privateJwk,
+  type WebCryptoKey,
+  type WebCryptoKeyPair,
 } from './p256.js';
 
 /** RFC 8291 §3.2: the auth secret is 16 bytes. */
@@ -60,7 +62,7 @@ export async function encryptWebPush(
     throw new RangeError(`auth must be ${WEB_PUSH_AUTH_SECRET_BYTES} bytes`);
   }
   const uaPublic = await importPublicPoint(recipient.p256dh, 'ECDH');
-  let asPrivate: CryptoKey;
+  let asPrivate: WebCryptoKey;
   let asPublic: Uint8Array;
   let salt: Uint8Array;
   if (testOnly) {
@@ -73,13 +75,13 @@ export async function encryptWebPush(
   } else {
     const pair = (await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, [
       'deriveBits',
-    ])) as CryptoKeyPair;
+    ])) as WebCryptoKeyPair;
     asPrivate = pair.privateKey;
     asPublic = await exportPublicPoint(pair.publicKey);
     salt = crypto.getRandomValues(new Uint8Array(AES128GCM_SALT_BYTES));
   }
   const ecdhSecret = new Uint8Array(
-    await crypto.subtle.deriveBits({ name: 'ECDH', public: uaPublic }, asPrivate, SHA256_BYTES * 8),
+    await crypto.subtle.deriveBits(ecdhAlgorithm(uaPublic), asPrivate, SHA256_BYTES * 8),
   );
   const ikm = await deriveWebPushIkm(ecdhSecret, recipient.auth, recipient.p256dh, asPublic);
   return encryptSingleRecord({ ikm, salt, recordSize: WEB_PUSH_RECORD_SIZE, keyId: asPublic, plaintext });
@@ -95,4 +97,9 @@ export async function deriveWebPushIkm(
   const prkKey = await hkdfExtract(authSecret, ecdhSecret);
   const keyInfo = concat(ascii('WebPush: info\0'), uaPublic, asPublic);
   return hkdfExpand(prkKey, keyInfo, SHA256_BYTES);
+}
+
+/** `{ name: 'ECDH', public }` (WebCrypto); the Workers typings spell the member `$public`, the runtime does not. */
+function ecdhAlgorithm(publicKey: WebCryptoKey): Parameters<typeof crypto.subtle.deriveBits>[0] {
+  return { name: 'ECDH', public: publicKey } as unknown as Parameters<typeof crypto.subtle.deriveBits>[0];
 }
