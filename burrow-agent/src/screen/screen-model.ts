@@ -5,7 +5,8 @@
  *
  * Why these sizes (measured on the dev machine, see bench/session-bench.ts): xterm holds ~12 bytes per cell,
  * and serializing costs ~18 µs per line, so keeping 10,000 live lines would cost ~14 MB and ~180 ms per attach
- * — over the 4 MB / 100 ms budgets. 500 live lines + 250 lines of harvest slack is ~1.1 MB and ~10 ms.
+ * — over the 4 MB / 100 ms budgets. 300 live lines + 100 lines of harvest slack (+ the screen) is ~1 MB of
+ * typed arrays per session and a ~10 ms snapshot; older lines cost ~6 bytes each in LineHistory.
  */
 
 import xtermSerialize from '@xterm/addon-serialize';
@@ -17,12 +18,12 @@ const { Terminal } = xtermHeadless;
 const { SerializeAddon } = xtermSerialize;
 
 /** Scrollback lines kept in full fidelity (colours, wrapping) and sent with every attach snapshot. */
-export const LIVE_SCROLLBACK_LINES = 500;
+export const LIVE_SCROLLBACK_LINES = 300;
 /**
  * Extra xterm scrollback beyond the live window: lines wait here until they are copied into LineHistory. One
  * model write never scrolls more than HISTORY_SLACK_LINES / 2 lines (writes are split), so none are lost.
  */
-export const HISTORY_SLACK_LINES = 250;
+export const HISTORY_SLACK_LINES = 100;
 export const MIN_COLS = 2;
 export const MAX_COLS = 1000;
 export const MIN_ROWS = 1;
@@ -89,6 +90,11 @@ export class ScreenModel {
     if (this.disposed) return;
     const maxLines = HISTORY_SLACK_LINES / 2;
     const maxBytes = maxLines * this.term.cols;
+    if (chunk.byteLength <= maxLines) {
+      // Too short to scroll past the slack whatever it holds (a PTY read is usually ≤ 4 KiB).
+      this.writePiece(chunk);
+      return;
+    }
     let start = 0;
     while (start < chunk.byteLength) {
       let end = start;
@@ -102,15 +108,18 @@ export class ScreenModel {
         end = lf + 1;
         lines++;
       }
-      const piece = chunk.subarray(start, end);
-      this.written += piece.byteLength;
-      const upTo = this.written;
-      this.term.write(piece, () => {
-        this.parsed = upTo;
-        this.harvest();
-      });
+      this.writePiece(chunk.subarray(start, end));
       start = end;
     }
+  }
+
+  private writePiece(piece: Uint8Array): void {
+    this.written += piece.byteLength;
+    const upTo = this.written;
+    this.term.write(piece, () => {
+      this.parsed = upTo;
+      this.harvest();
+    });
   }
 
   /** Resolves once every byte written so far is parsed; `then` runs at exactly that point in the stream. */
