@@ -1,4 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { encodePairingLink, type PairingRecord } from '../core/index.js';
 import { PairingScreen } from './PairingScreen.js';
@@ -75,5 +76,21 @@ describe('PairingScreen', () => {
       />,
     );
     expect((await screen.findByRole('alert')).textContent).toBe('pairing was declined on the computer');
+  });
+
+  it('runs one handshake per link, even when StrictMode re-runs effects (a secret works once)', async () => {
+    const pair = vi.fn(() => new Promise<PairingRecord>(() => undefined));
+    render(
+      <StrictMode>
+        <PairingScreen
+          link={encodePairingLink(offer)}
+          nowMs={() => 1_000_000}
+          pair={pair}
+          onPaired={vi.fn()}
+          onClose={vi.fn()}
+        />
+      </StrictMode>,
+    );
+    expect(pair).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   isOfferExpired,
   PairingLinkError,
@@ -22,6 +22,9 @@ export interface PairingScreenProps {
   onClose(): void;
 }
 
+/** The core's pairing cannot be cancelled yet; a closed screen just stops listening. */
+const never = new AbortController().signal;
+
 type Phase =
   | { readonly kind: 'invalid'; readonly message: string }
   | { readonly kind: 'connecting' }
@@ -43,23 +46,35 @@ function readLink(link: string, now: number): PairingOffer | string {
 /** Pairing from a link: handshake, the 6-digit code to compare, then the owner's confirmation on the computer. */
 export function PairingScreen({ link, nowMs, pair, onPaired, onClose }: PairingScreenProps) {
   const [phase, setPhase] = useState<Phase>({ kind: 'connecting' });
+  // A pairing secret works once, so one handshake per link however often the effect re-runs (StrictMode,
+  // changed callbacks): the attempt lives in a ref, effects only subscribe to its outcome.
+  const attempt = useRef<{ link: string; outcome: Promise<PairingRecord> | string } | null>(null);
   useEffect(() => {
-    const offer = readLink(link, nowMs());
-    if (typeof offer === 'string') {
-      setPhase({ kind: 'invalid', message: offer });
+    if (attempt.current?.link !== link) {
+      const offer = readLink(link, nowMs());
+      attempt.current = {
+        link,
+        outcome:
+          typeof offer === 'string' ? offer : pair(offer, (code) => setPhase({ kind: 'code', code }), never),
+      };
+    }
+    const { outcome } = attempt.current;
+    if (typeof outcome === 'string') {
+      setPhase({ kind: 'invalid', message: outcome });
       return;
     }
-    const abort = new AbortController();
-    pair(offer, (code) => setPhase({ kind: 'code', code }), abort.signal).then(
+    let active = true;
+    outcome.then(
       (record) => {
-        if (!abort.signal.aborted) onPaired(record);
+        if (active) onPaired(record);
       },
       (e: unknown) => {
-        if (!abort.signal.aborted)
-          setPhase({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
+        if (active) setPhase({ kind: 'failed', message: e instanceof Error ? e.message : String(e) });
       },
     );
-    return () => abort.abort();
+    return () => {
+      active = false;
+    };
   }, [link, nowMs, pair, onPaired]);
 
   return (
