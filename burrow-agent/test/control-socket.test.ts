@@ -88,7 +88,7 @@ async function raw(): Promise<{ sock: Socket; frames: unknown[]; closed: Promise
   return { sock, frames, closed, nonce: (frames[0] as { nonce: string }).nonce };
 }
 
-describe('control socket', () => {
+describe('control socket', { timeout: 30_000 }, () => {
   it('lives in a 0700 directory; socket and token are owner-only; the token is 32 random bytes', () => {
     const sock = controlSocketPath(stateDir);
     expect(statSync(dirname(sock)).mode & 0o777).toBe(0o700);

@@ -13,7 +13,7 @@ import {
   parseJsonPayload,
 } from '../src/control/frame-codec.js';
 
-describe('frame codec', () => {
+describe('frame codec', { timeout: 30_000 }, () => {
   it('round-trips every frame type, however the bytes are split', () => {
     const frames = [
       encodeJson({ hello: 'wörld' }),

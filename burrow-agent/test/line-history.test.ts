@@ -16,7 +16,7 @@ describe('LineHistory', () => {
   });
 });
 
-describe('ScreenModel history', () => {
+describe('ScreenModel history', { timeout: 30_000 }, () => {
   it('moves lines older than the live window into history without loss, in order', async () => {
     const m = new ScreenModel(40, 10);
     const total = 5000;

@@ -83,7 +83,7 @@ describe('atomic file', () => {
   });
 });
 
-describe('burrow.json and settings.json', () => {
+describe('burrow.json and settings.json', { timeout: 30_000 }, () => {
   const sample: BurrowState = {
     version: 1,
     enrollment: {
