@@ -1,22 +1,15 @@
 /**
  * An in-process Burrow remote side for integration tests: real state files in a temp BURROW_STATE_DIR, real
- * bash sessions, the real relay link and remote endpoint. (The daemon process wiring is the lead's; this uses
- * the same modules the daemon will.)
+ * bash sessions, and the daemon's own RemoteService (relay link, endpoint, pairing, devices). The daemon
+ * process itself is wired by the lead; this runs the same objects it will.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keyPairFromPrivate } from '@burrow/crypto';
-import { decodeBase64url } from '@burrow/protocol';
-import { openDeviceActivityStore } from '../../burrow-agent/src/devices/device-activity.js';
-import { DeviceRegistry } from '../../burrow-agent/src/devices/device-registry.js';
-import { pairingLink } from '../../burrow-agent/src/pairing/pairing-link.js';
-import { PairingOffers } from '../../burrow-agent/src/pairing/pairing-offer.js';
-import { RelayLink } from '../../burrow-agent/src/relay-link/relay-link.js';
 import type { AttentionPort, PublicAttentionState } from '../../burrow-agent/src/remote/attention-port.js';
-import { type PairApprover, RemoteEndpoint } from '../../burrow-agent/src/remote/remote-endpoint.js';
+import type { PairApprover } from '../../burrow-agent/src/remote/remote-endpoint.js';
+import { RemoteService } from '../../burrow-agent/src/remote/remote-service.js';
 import { enrollCommand } from '../../burrow-agent/src/remote-cli/enroll-command.js';
-import { HttpDeliveryRegistrar } from '../../burrow-agent/src/remote-cli/relay-http.js';
 import { SessionRegistry } from '../../burrow-agent/src/session/session-registry.js';
 import { openStateStore } from '../../burrow-agent/src/state/burrow-state.js';
 
@@ -61,11 +54,7 @@ export async function startRemoteBurrow(relayUrl: string) {
   const stateDir = mkdtempSync(join(tmpdir(), 'burrow-state-'));
   const store = openStateStore(stateDir);
   await enrollCommand({ relayUrl, secret: null }, store);
-  const state = store.load();
-  const enrollment = state.enrollment!;
-  const staticKeyPair = keyPairFromPrivate(decodeBase64url(state.staticKey!.privateKey));
-  const devices = new DeviceRegistry(store, openDeviceActivityStore(stateDir));
-  const offers = new PairingOffers(Date.now);
+  const enrollment = store.load().enrollment!;
   const logs: string[] = [];
   const registry = new SessionRegistry({
     now: Date.now,
@@ -74,67 +63,35 @@ export async function startRemoteBurrow(relayUrl: string) {
     log: (_l, m) => logs.push(m),
   });
   const attention = new RecordingAttention();
-  let approver: PairApprover | null = async () => true;
-  const deliveries = new HttpDeliveryRegistrar(
-    enrollment.relayUrl,
-    enrollment.burrowId,
-    enrollment.burrowToken,
-  );
-  let link: RelayLink | null = null;
-  const endpoint = new RemoteEndpoint({
-    burrowId: enrollment.burrowId,
+  const service = new RemoteService({
+    stateDir,
     burrowName: 'test burrow',
-    relayUrl: enrollment.relayUrl,
-    staticKeyPair,
-    devices,
-    offers,
     registry,
     attention,
-    deliveries,
-    approver: () => approver,
-    sendFrame: (f) => link?.send(f) ?? false,
-    linkBacklog: () => 0,
-    now: Date.now,
     log: (m) => logs.push(m),
   });
-  link = new RelayLink({
-    relayUrl: enrollment.relayUrl,
-    burrowId: enrollment.burrowId,
-    burrowToken: enrollment.burrowToken,
-    onFrame: (f) => endpoint.onFrame(f),
-    onDown: () => endpoint.onLinkDown(),
-  });
-  link.start();
+  service.start();
+  let approver: PairApprover = async () => true;
   return {
     stateDir,
     enrollment,
-    staticKeyPair,
-    devices,
     registry,
-    endpoint,
+    service,
     attention,
     logs,
-    link,
-    setApprover(a: PairApprover | null) {
+    setApprover(a: PairApprover) {
       approver = a;
     },
-    newPairingLink(): string {
-      const offer = offers.create();
-      return pairingLink({
-        relayUrl: enrollment.relayUrl,
-        burrowId: enrollment.burrowId,
-        burrowPublicKey: staticKeyPair.publicKey,
-        secret: offer.secret,
-        expiresAt: offer.expiresAt,
+    async newPairingLink(): Promise<string> {
+      const started = await service.startPairing({
+        label: null,
+        approve: (r) => approver(r),
+        done: () => {},
       });
-    },
-    async revoke(deviceId: string) {
-      const removed = devices.revoke(deviceId);
-      endpoint.closeDevice(deviceId);
-      if (removed) await deliveries.revoke(removed.deliveryId);
+      return started.link;
     },
     async stop() {
-      link?.stop();
+      service.stop();
       await registry.killAll();
     },
   };

@@ -30,7 +30,7 @@ const until = async (cond: () => boolean, what: string, ms = 20_000) => {
 beforeAll(async () => {
   relay = await startRelay();
   burrow = await startRemoteBurrow(relay.url);
-  await until(() => burrow.link.status.kind === 'connected', 'the relay link');
+  await until(() => burrow.service.linkStatus.kind === 'connected', 'the relay link');
 });
 
 afterAll(async () => {
@@ -49,7 +49,7 @@ describe('remote end to end', () => {
       burrowCodes.push(req.code);
       return true;
     });
-    const link = burrow.newPairingLink();
+    const link = await burrow.newPairingLink();
     const offer = parsePairingLink(link);
     let phoneCode = '';
     pairing = await pairWithOffer({
@@ -65,7 +65,7 @@ describe('remote end to end', () => {
     });
     expect(phoneCode).toMatch(/^\d{6}$/);
     expect(burrowCodes).toEqual([phoneCode]);
-    expect(burrow.devices.list().map((d) => d.label)).toEqual(['test phone']);
+    expect(burrow.service.listDevices().map((d) => d.label)).toEqual(['test phone']);
     await expect(
       pairWithOffer({
         offer,
@@ -152,7 +152,11 @@ describe('remote end to end', () => {
     });
     conn.start();
     await until(() => conn.status.kind === 'connected', 'connect');
-    await burrow.revoke(stored.deviceId);
+    expect(await burrow.service.revokeDevice(stored.deviceId)).toEqual({
+      revoked: true,
+      closed: 1,
+      deliveryRevoked: true,
+    });
     await until(() => revoked === 1, 'the revocation close');
     expect(conn.statusText).toBe('this phone was removed');
     const again = new BurrowConnection({

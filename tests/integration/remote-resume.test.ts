@@ -37,7 +37,7 @@ const until = async (cond: () => boolean, what: string, ms = 30_000) => {
 
 async function pairPhone(label: string, storage: MemoryPairingStorage): Promise<PairingRecord> {
   return pairWithOffer({
-    offer: parsePairingLink(burrow.newPairingLink()),
+    offer: parsePairingLink(await burrow.newPairingLink()),
     socketFactory: recordingSocketFactory().factory,
     storage,
     label,
@@ -66,7 +66,7 @@ beforeAll(async () => {
   relay = await startRelay();
   proxy = await startRecordingProxy(relay.port);
   burrow = await startRemoteBurrow(proxy.url);
-  await until(() => burrow.link.status.kind === 'connected', 'the relay link');
+  await until(() => burrow.service.linkStatus.kind === 'connected', 'the relay link');
 });
 
 afterAll(async () => {

@@ -42,6 +42,10 @@ export interface PairRequest {
   readonly platform: string;
 }
 
+export type PairingResult =
+  | { readonly outcome: 'paired'; readonly deviceId: string; readonly label: string }
+  | { readonly outcome: 'declined' | 'timeout' | 'failed'; readonly message: string };
+
 /** The owner's side of pairing (`burrow pair` asks y/N, or `--yes`). */
 export type PairApprover = (request: PairRequest) => Promise<boolean>;
 
@@ -63,6 +67,8 @@ export interface RemoteEndpointOptions {
   readonly deliveries: DeliveryRegistrar;
   /** Who answers pairing requests; null when no `burrow pair` is waiting (then pairing is refused). */
   readonly approver: () => PairApprover | null;
+  /** How a pairing ended once the owner answered (for `burrow pair` to print). */
+  readonly pairingDone?: (result: PairingResult) => void;
   /** Sends one agent frame on the relay link; false when the link is down. */
   readonly sendFrame: (frame: Uint8Array) => boolean;
   readonly linkBacklog: () => number;
@@ -307,6 +313,11 @@ export class RemoteEndpoint {
         if (this.#conns.get(connId)?.state !== 'pairing') return; // the phone left
         if (answer !== true) {
           send({ type: 'pair-rejected', reason: answer === 'timeout' ? 'timeout' : 'declined' });
+          this.#o.pairingDone?.(
+            answer === 'timeout'
+              ? { outcome: 'timeout', message: 'nobody answered in time' }
+              : { outcome: 'declined', message: 'declined' },
+          );
           this.#closeClient(connId, CloseCode.PAIRING_REJECTED);
           return;
         }
@@ -332,9 +343,11 @@ export class RemoteEndpoint {
           relayUrl: this.#o.relayUrl,
         });
         this.#o.log(`remote: paired device ${device.deviceId}`);
+        this.#o.pairingDone?.({ outcome: 'paired', deviceId: device.deviceId, label: device.label });
       })
       .catch((error: Error) => {
         this.#o.log(`remote: pairing failed: ${error.message}`);
+        this.#o.pairingDone?.({ outcome: 'failed', message: error.message });
         if (this.#conns.has(connId)) this.#closeClient(connId, CloseCode.HANDSHAKE_FAILED);
       });
   }

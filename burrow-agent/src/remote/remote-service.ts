@@ -1,0 +1,184 @@
+/**
+ * The daemon's remote side in one object (DESIGN §6: "the daemon owns sessions, the relay link and the
+ * attention engine"): relay link + remote endpoint + pairing offers + device registry, built from the state
+ * directory. The daemon constructs one, calls `start()`, and routes the control-socket verbs for `burrow pair`,
+ * `burrow devices` and `burrow status` to its methods. Sessions never wait on it: with no enrollment or with
+ * the relay down, it only reports why.
+ */
+import { keyPairFromPrivate } from '@burrow/crypto';
+import { nodeAead } from '@burrow/crypto/node-aead';
+import { CloseCode, decodeBase64url } from '@burrow/protocol';
+import { openDeviceActivityStore } from '../devices/device-activity.js';
+import { DeviceRegistry, type DeviceView } from '../devices/device-registry.js';
+import { pairingLink, pairingQr } from '../pairing/pairing-link.js';
+import { PairingOffers } from '../pairing/pairing-offer.js';
+import { describeLinkStatus, type LinkStatus } from '../relay-link/link-status.js';
+import { RelayLink } from '../relay-link/relay-link.js';
+import { HttpDeliveryRegistrar } from '../remote-cli/relay-http.js';
+import type { SessionRegistry } from '../session/session-registry.js';
+import { openStateStore } from '../state/burrow-state.js';
+import type { AttentionPort } from './attention-port.js';
+import {
+  type PairApprover,
+  type PairingResult,
+  type PairRequest,
+  RemoteEndpoint,
+} from './remote-endpoint.js';
+
+export interface RemoteServiceOptions {
+  readonly stateDir: string;
+  readonly burrowName: string;
+  readonly registry: SessionRegistry;
+  readonly attention: AttentionPort;
+  readonly log: (line: string) => void;
+  readonly now?: () => number;
+}
+
+export interface PairingStarted {
+  readonly link: string;
+  readonly qr: string;
+  readonly expiresAt: number;
+}
+
+export class RemoteService {
+  readonly #o: RemoteServiceOptions;
+  readonly #now: () => number;
+  readonly #store;
+  readonly #devices: DeviceRegistry;
+  readonly #offers: PairingOffers;
+  #link: RelayLink | null = null;
+  #endpoint: RemoteEndpoint | null = null;
+  #deliveries: HttpDeliveryRegistrar | null = null;
+  #approver: PairApprover | null = null;
+  #pairingDone: ((r: PairingResult) => void) | null = null;
+
+  constructor(options: RemoteServiceOptions) {
+    this.#o = options;
+    this.#now = options.now ?? Date.now;
+    this.#store = openStateStore(options.stateDir);
+    this.#devices = new DeviceRegistry(this.#store, openDeviceActivityStore(options.stateDir));
+    this.#offers = new PairingOffers(this.#now);
+  }
+
+  /** Connects to the relay if enrolled (call again after `burrow enroll` to switch to the new enrollment). */
+  start(): void {
+    this.stop();
+    const state = this.#store.load();
+    const e = state.enrollment;
+    if (!e || !state.staticKey) return;
+    this.#deliveries = new HttpDeliveryRegistrar(e.relayUrl, e.burrowId, e.burrowToken);
+    const endpoint = new RemoteEndpoint({
+      burrowId: e.burrowId,
+      burrowName: this.#o.burrowName,
+      relayUrl: e.relayUrl,
+      staticKeyPair: keyPairFromPrivate(decodeBase64url(state.staticKey.privateKey)),
+      devices: this.#devices,
+      offers: this.#offers,
+      registry: this.#o.registry,
+      attention: this.#o.attention,
+      deliveries: this.#deliveries,
+      approver: () => this.#approver,
+      pairingDone: (r) => {
+        const done = this.#pairingDone;
+        this.#approver = null;
+        this.#pairingDone = null;
+        done?.(r);
+      },
+      sendFrame: (f) => this.#link?.send(f) ?? false,
+      linkBacklog: () => 0,
+      now: this.#now,
+      log: this.#o.log,
+      aead: nodeAead,
+    });
+    this.#endpoint = endpoint;
+    this.#link = new RelayLink({
+      relayUrl: e.relayUrl,
+      burrowId: e.burrowId,
+      burrowToken: e.burrowToken,
+      onFrame: (f) => endpoint.onFrame(f),
+      onDown: () => endpoint.onLinkDown(),
+      onStatus: (s) => {
+        if (s.kind === 'reconnecting') this.#o.log(`relay link: ${describeLinkStatus(s, this.#now())}`);
+      },
+    });
+    this.#link.start();
+  }
+
+  stop(): void {
+    this.#endpoint?.closeAll(CloseCode.SHUTTING_DOWN);
+    this.#link?.stop();
+    this.#link = null;
+    this.#endpoint = null;
+  }
+
+  get linkStatus(): LinkStatus {
+    return this.#link?.status ?? { kind: 'not-enrolled' };
+  }
+
+  /** For `burrow status`. */
+  statusText(): string {
+    return describeLinkStatus(this.linkStatus, this.#now());
+  }
+
+  /**
+   * For `burrow pair`: opens a new offer (replacing any open one) and says who answers the phone's request.
+   * `approve` is called with the code once a phone proved it holds the link's secret.
+   */
+  async startPairing(options: {
+    label: string | null;
+    ttlMs?: number;
+    approve: (r: PairRequest) => Promise<boolean>;
+    done: (r: PairingResult) => void;
+  }): Promise<PairingStarted> {
+    const state = this.#store.load();
+    const e = state.enrollment;
+    if (!e || !state.staticKey) throw new RangeError('not enrolled: run `burrow enroll --relay <url>` first');
+    const offer = this.#offers.create({
+      label: options.label,
+      ...(options.ttlMs !== undefined ? { ttlMs: options.ttlMs } : {}),
+    });
+    this.#approver = options.approve;
+    this.#pairingDone = options.done;
+    const link = pairingLink({
+      relayUrl: e.relayUrl,
+      burrowId: e.burrowId,
+      burrowPublicKey: decodeBase64url(state.staticKey.publicKey),
+      secret: offer.secret,
+      expiresAt: offer.expiresAt,
+    });
+    return { link, qr: await pairingQr(link), expiresAt: offer.expiresAt };
+  }
+
+  /** `burrow pair` was interrupted: the link stops working at once. */
+  cancelPairing(): void {
+    this.#offers.cancel();
+    this.#approver = null;
+    this.#pairingDone = null;
+  }
+
+  listDevices(): (DeviceView & { readonly connected: boolean })[] {
+    const live = new Set(this.#endpoint?.liveDevices() ?? []);
+    return this.#devices.list().map((d) => ({ ...d, connected: live.has(d.deviceId) }));
+  }
+
+  /**
+   * Revocation (DESIGN §2): out of the ACL first (no new connect can succeed), then its live connections are
+   * closed, then its delivery is revoked at the relay (no later push reaches it). Returns false for an
+   * unknown id. A relay that cannot be reached leaves the delivery registered; that is reported, not hidden.
+   */
+  async revokeDevice(
+    deviceId: string,
+  ): Promise<{ revoked: boolean; closed: number; deliveryRevoked: boolean }> {
+    const removed = this.#devices.revoke(deviceId);
+    if (!removed) return { revoked: false, closed: 0, deliveryRevoked: false };
+    const closed = this.#endpoint?.closeDevice(deviceId) ?? 0;
+    let deliveryRevoked = false;
+    try {
+      await this.#deliveries?.revoke(removed.deliveryId);
+      deliveryRevoked = this.#deliveries !== null;
+    } catch (error) {
+      this.#o.log(`revoke: could not revoke the delivery at the relay: ${(error as Error).message}`);
+    }
+    return { revoked: true, closed, deliveryRevoked };
+  }
+}
