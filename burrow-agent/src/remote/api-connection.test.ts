@@ -1,0 +1,131 @@
+import {
+  type BurrowMessage,
+  CloseCode,
+  ErrorCode,
+  encodeBurrowMessage,
+  encodeClientMessage,
+} from '@burrow/protocol';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionRegistry } from '../session/session-registry.js';
+import { ApiConnection } from './api-connection.js';
+import type { AttentionPort } from './attention-port.js';
+
+const calls: string[] = [];
+const attention: AttentionPort = {
+  publicState: () => ({
+    status: 'NOTHING_TO_SHOW',
+    ringing: false,
+    ringingSince: null,
+    episodeId: null,
+    todo: false,
+    notification: null,
+    awaited: false,
+  }),
+  acknowledge: (s, _v, w) => calls.push(`ack ${s} ${w}`),
+  todo: (s, a) => calls.push(`todo ${s} ${a}`),
+  dismiss: (s) => calls.push(`dismiss ${s}`),
+  presence: (_v, r) => calls.push(`presence ${r.state}`),
+  focus: (_v, s) => calls.push(`focus ${s}`),
+  viewerGone: () => calls.push('gone'),
+  onChange: () => () => {},
+};
+
+const registries: SessionRegistry[] = [];
+afterEach(async () => {
+  for (const r of registries.splice(0)) await r.killAll();
+  calls.length = 0;
+});
+
+function connection() {
+  const registry = new SessionRegistry({
+    now: Date.now,
+    env: process.env,
+    defaultShell: '/bin/sh',
+    log: () => {},
+  });
+  registries.push(registry);
+  const sent: BurrowMessage[] = [];
+  const closes: number[] = [];
+  const api = new ApiConnection({
+    viewerId: 'v1',
+    burrowName: 'home',
+    registry,
+    attention,
+    // Every reply must pass protocol's encoder (which validates): nothing invalid is ever sent.
+    send: (m) => {
+      encodeBurrowMessage(m);
+      sent.push(m);
+    },
+    backlog: () => 0,
+    close: (c) => closes.push(c),
+    log: () => {},
+  });
+  return { api, sent, closes, registry };
+}
+
+const frame = (m: Parameters<typeof encodeClientMessage>[0]) => encodeClientMessage(m);
+const hello = frame({ type: 'hello', appVersion: 't', viewer: 'test', cols: 80, rows: 24 });
+
+describe('ApiConnection', () => {
+  it('requires hello first, then answers with hello and the directory', () => {
+    const a = connection();
+    a.api.receive(frame({ type: 'ping', rid: 1 }));
+    expect(a.closes).toEqual([CloseCode.PROTOCOL_VIOLATION]);
+    const b = connection();
+    b.api.receive(hello);
+    expect(b.sent.map((m) => m.type)).toEqual(['hello', 'directory']);
+    b.api.receive(frame({ type: 'ping', rid: 7 }));
+    expect(b.sent.at(-1)).toEqual({ type: 'pong', rid: 7 });
+    b.api.dispose();
+  });
+
+  it('answers unknown sessions and unattached input with errors, and routes verbs to the engine', () => {
+    const c = connection();
+    c.api.receive(hello);
+    c.api.receive(frame({ type: 'attach', rid: 3, session: 'nosuch', cols: 80, rows: 24 }));
+    expect(c.sent.at(-1)).toMatchObject({ type: 'error', rid: 3, code: ErrorCode.UNKNOWN_SESSION });
+    const s = c.registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'] });
+    c.api.receive(frame({ type: 'input', session: s.id, kind: 'user', data: new Uint8Array([0x61]) }));
+    expect(c.sent.at(-1)).toMatchObject({ type: 'error', rid: null, code: ErrorCode.NOT_ATTACHED });
+    c.api.receive(frame({ type: 'acknowledge', session: s.id, withInput: false }));
+    c.api.receive(frame({ type: 'todo', session: s.id, action: 'toggle' }));
+    c.api.receive(frame({ type: 'dismiss', session: s.id }));
+    c.api.receive(frame({ type: 'presence', state: 'away', focused: false, visible: false }));
+    c.api.receive(frame({ type: 'focus', session: s.id }));
+    expect(calls).toEqual([
+      `ack ${s.id} false`,
+      `todo ${s.id} toggle`,
+      `dismiss ${s.id}`,
+      'presence away',
+      `focus ${s.id}`,
+    ]);
+    c.api.dispose();
+    expect(calls.at(-1)).toBe('gone');
+  });
+
+  it('never throws and never sends an invalid message, whatever arrives', () => {
+    const valid = frame({ type: 'rename', rid: 9, session: 'abcdefgh', name: 'x' });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ minLength: 1, maxLength: 300 }),
+          fc.tuple(fc.nat(valid.length - 1), fc.integer({ min: 1, max: 255 })).map(([i, x]) => {
+            const m = Uint8Array.from(valid);
+            m[i] = m[i]! ^ x;
+            return m;
+          }),
+          fc.json().map((j) => new Uint8Array([...new TextEncoder().encode(j)])),
+        ),
+        (bytes) => {
+          // A fresh connection per input: a fatal frame closes one, and later inputs must reach the handler.
+          const c = connection();
+          c.api.receive(hello);
+          c.api.receive(bytes);
+          c.api.dispose();
+        },
+      ),
+      { seed: 99, numRuns: 400 },
+    );
+  });
+});
