@@ -93,6 +93,11 @@ export class RelayLink {
     return this.#status;
   }
 
+  /** Bytes accepted by `send` and not yet written to the network (every phone shares this one socket). */
+  get bufferedAmount(): number {
+    return this.#socket?.bufferedAmount ?? 0;
+  }
+
   start(): void {
     if (this.#running) return;
     this.#running = true;

@@ -22,6 +22,10 @@ import type { AttentionPort } from './attention-port.js';
 import { directoryEntry } from './directory-entry.js';
 
 export const AGENT_VERSION = '0.1.0';
+/** While the link is backed up, how often to check whether it drained (ms). */
+export const DRAIN_POLL_MS = 50;
+/** Below this backlog (bytes) viewers that fell behind are caught up again (resumed or resynced). */
+export const DRAINED_BELOW_BYTES = 256 * 1024;
 /** How often the directory is re-checked for changes no event announces (output activity, exit codes). */
 export const DIRECTORY_REFRESH_MS = 2_000;
 
@@ -51,6 +55,7 @@ export class ApiConnection {
   #sent = new Map<string, string>();
   #unsubscribe: (() => void)[] = [];
   #refresh: NodeJS.Timeout | null = null;
+  #drainPoll: NodeJS.Timeout | null = null;
 
   constructor(options: ApiConnectionOptions) {
     this.#o = options;
@@ -96,6 +101,7 @@ export class ApiConnection {
     this.#attached.clear();
     for (const u of this.#unsubscribe) u();
     if (this.#refresh) clearInterval(this.#refresh);
+    if (this.#drainPoll) clearInterval(this.#drainPoll);
     this.#o.attention.viewerGone(this.#o.viewerId);
   }
 
@@ -316,7 +322,9 @@ export class ApiConnection {
           });
           pending.rid = null;
         }
-        return this.#send({ type: 'output', session: sessionId, offset: event.offset, data: event.data });
+        this.#send({ type: 'output', session: sessionId, offset: event.offset, data: event.data });
+        this.#watchDrain();
+        return;
       case 'resize':
         return this.#send({
           type: 'size-changed',
@@ -329,6 +337,21 @@ export class ApiConnection {
         this.#diffDirectory();
         return;
     }
+  }
+
+  /**
+   * A session stops feeding a viewer whose backlog is over MAX_VIEWER_BACKLOG_BYTES and waits for `drained()`
+   * (viewer.ts): once the link has drained, tell every attachment so they resume or resync.
+   */
+  #watchDrain(): void {
+    if (this.#drainPoll || this.#o.backlog() < DRAINED_BELOW_BYTES) return;
+    this.#drainPoll = setInterval(() => {
+      if (this.#o.backlog() >= DRAINED_BELOW_BYTES) return;
+      if (this.#drainPoll) clearInterval(this.#drainPoll);
+      this.#drainPoll = null;
+      for (const a of this.#attached.values()) a.attachment.drained();
+    }, DRAIN_POLL_MS);
+    this.#drainPoll.unref();
   }
 
   #entries(): SessionEntry[] {

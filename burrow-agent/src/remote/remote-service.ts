@@ -85,7 +85,7 @@ export class RemoteService {
         done?.(r);
       },
       sendFrame: (f) => this.#link?.send(f) ?? false,
-      linkBacklog: () => 0,
+      linkBacklog: () => this.#link?.bufferedAmount ?? 0,
       now: this.#now,
       log: this.#o.log,
       aead: nodeAead,
