@@ -75,6 +75,9 @@ describe('burrow CLI', () => {
     expect((await cli(env, 'ls', '--bogus')).code).toBe(2);
     expect((await cli(env, 'kill')).code).toBe(2);
     expect((await cli(env)).code).toBe(2);
+    const badCwd = await cli(env, 'new', '--cwd', '/nonexistent', '--', '/bin/true');
+    expect(badCwd.code).toBe(2);
+    expect(badCwd.stderr).toContain('does not exist');
     const nf = await cli(env, 'kill', 'nosuch');
     expect(nf.code).toBe(4);
     expect(nf.stderr).toContain('burrow ls');

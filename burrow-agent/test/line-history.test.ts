@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { HISTORY_BLOCK_LINES, LineHistory, MAX_HISTORY_PAGE } from '../src/screen/line-history.js';
 import { LIVE_SCROLLBACK_LINES, ScreenModel } from '../src/screen/screen-model.js';
+import { until } from './helpers.js';
 
 describe('LineHistory', () => {
-  it('pages lines back across compressed blocks', () => {
+  it('pages lines back across blocks, before and after they are compressed off-thread', async () => {
     const h = new LineHistory();
     for (let i = 0; i < HISTORY_BLOCK_LINES * 3 + 10; i++) h.push(`line ${i}`);
+    const early = h.read(HISTORY_BLOCK_LINES * 2 + 3, 300);
+    const plainSize = h.byteSize;
+    await until('blocks compressed', () => h.byteSize < plainSize / 2);
+    expect(h.read(HISTORY_BLOCK_LINES * 2 + 3, 300)).toEqual(early);
+    expect(early.lines[0]).toBe(`line ${HISTORY_BLOCK_LINES * 2 + 3 - 300}`);
     expect(h.endLine).toBe(HISTORY_BLOCK_LINES * 3 + 10);
     const page = h.read(HISTORY_BLOCK_LINES + 5, 10);
     expect(page.first).toBe(HISTORY_BLOCK_LINES - 5);

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutputTap, SessionActivity } from '../src/session/activity.js';
+import { ConflictError } from '../src/session/session-errors.js';
 import { SessionRegistry } from '../src/session/session-registry.js';
 import { MAX_VIEWER_BACKLOG_BYTES } from '../src/viewer/viewer.js';
 import { quietLog, RecordingViewer, replay, screenLines, until } from './helpers.js';
@@ -82,6 +83,7 @@ describe('session', { timeout: 30_000 }, () => {
   it('attach snapshot of a full-screen program keeps the alternate screen, cursor and modes', async () => {
     const { tap } = setup();
     // Draws like a TUI: alternate screen, cursor moves, colours, hidden cursor, application cursor keys.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, not a JS template
     const script =
       'printf "before\\n"; printf "\\e[?1049h\\e[?1h\\e[?25l\\e[2J\\e[H"; ' +
       'for r in 1 5 10; do printf "\\e[${r};10H\\e[1;32mrow %d\\e[0m" $r; done; printf "\\e[20;3HREADY"; sleep 30';
@@ -250,7 +252,8 @@ describe('session', { timeout: 30_000 }, () => {
     const a = registry.create({ cwd: '/tmp', command: bash('sleep 30') });
     const b = registry.create({ cwd: '/tmp', command: bash('sleep 30') });
     expect([a.name, b.name]).toEqual(['bash', 'bash-2']);
-    expect(() => registry.rename(a.id, 'bash-2')).toThrow(RangeError);
+    expect(() => registry.rename(a.id, 'bash-2')).toThrow(ConflictError);
+    expect(() => registry.create({ cwd: '/nonexistent', command: ['/bin/true'] })).toThrow(RangeError);
     expect(registry.rename(a.id, ' evil\x1b]0;x\x07\u202ename ').name).toBe('evil ]0;x name');
     expect(() => registry.get('nope')).toThrow(/no session/);
   });

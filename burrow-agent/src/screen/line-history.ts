@@ -5,7 +5,7 @@
  * (`history(before, count)`). Colour is not kept for these old lines: keeping it meant serializing every
  * line as it scrolled away, which cost more CPU than the parser budget allows (see bench/session-bench.ts).
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** Lines per compressed block. */
 export const HISTORY_BLOCK_LINES = 256;
@@ -17,16 +17,24 @@ export const MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 export const MAX_HISTORY_LINE = 4096;
 /** Most lines one `read` returns. */
 export const MAX_HISTORY_PAGE = 1000;
+/**
+ * Blocks whose compression may run at once on the libuv thread pool. Compression is off the main thread so a
+ * burst of output is not slowed by it; past this many in flight, blocks compress synchronously (backpressure).
+ */
+export const MAX_PENDING_COMPRESSIONS = 8;
 
 interface Block {
   readonly first: number;
   readonly count: number;
-  readonly data: Buffer;
+  /** The block's lines joined by '\n' until its compressed form is ready. */
+  text: string | null;
+  data: Buffer | null;
 }
 
 export class LineHistory {
   private readonly sealed: Block[] = [];
   private sealedBytes = 0;
+  private pending = 0;
   private open: string[] = [];
   /** Absolute index of the first line of `open`. */
   private openFirst = 0;
@@ -73,7 +81,7 @@ export class LineHistory {
     const lines: string[] = [];
     for (const b of this.sealed) {
       if (b.first + b.count <= first || b.first >= end) continue;
-      const all = inflateRawSync(b.data).toString('utf8').split('\n');
+      const all = (b.text ?? inflateRawSync(b.data!).toString('utf8')).split('\n');
       for (let i = Math.max(first, b.first); i < Math.min(end, b.first + b.count); i++)
         lines.push(all[i - b.first]!);
     }
@@ -82,17 +90,36 @@ export class LineHistory {
   }
 
   private seal(): void {
-    // Level 1: history is written far more than read, and level 1 still shrinks terminal text ~4–8×.
-    const data = deflateRawSync(Buffer.from(this.open.join('\n'), 'utf8'), { level: 1 });
-    this.sealed.push({ first: this.openFirst, count: this.open.length, data });
-    this.sealedBytes += data.byteLength;
+    const text = this.open.join('\n');
+    const block: Block = { first: this.openFirst, count: this.open.length, text, data: null };
+    this.sealed.push(block);
+    this.sealedBytes += text.length;
     this.openFirst += this.open.length;
     this.open = [];
+    // Level 1: history is written far more than read, and level 1 still shrinks terminal text ~4–8×.
+    const done = (data: Buffer) => {
+      if (block.text === null) return;
+      this.sealedBytes += data.byteLength - block.text.length;
+      block.data = data;
+      block.text = null;
+    };
+    if (this.pending >= MAX_PENDING_COMPRESSIONS) {
+      done(deflateRawSync(Buffer.from(text, 'utf8'), { level: 1 }));
+    } else {
+      this.pending++;
+      deflateRaw(Buffer.from(text, 'utf8'), { level: 1 }, (err, data) => {
+        this.pending--;
+        // A block dropped meanwhile is no longer in `sealed`; its bytes were already subtracted.
+        if (err === null) done(data);
+      });
+    }
     while (
       this.sealed.length > 0 &&
       (this.sealedBytes > MAX_HISTORY_BYTES || this.endLine - this.firstLine > MAX_HISTORY_LINES)
     ) {
-      this.sealedBytes -= this.sealed.shift()!.data.byteLength;
+      const dropped = this.sealed.shift()!;
+      this.sealedBytes -= dropped.data?.byteLength ?? dropped.text!.length;
+      dropped.text = null;
     }
   }
 }

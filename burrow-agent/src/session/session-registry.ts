@@ -2,8 +2,11 @@
  * All sessions of one daemon: create, look up by id or name, rename, kill. An exited session stays listed with
  * its exit code until it is killed (cleared) — the owner should see that the build failed, not a blank.
  */
+
+import { statSync } from 'node:fs';
 import type { ActivityListener, Logger, OutputTap } from './activity.js';
 import { Session, type SessionInfo } from './session.js';
+import { ConflictError, NotFoundError } from './session-errors.js';
 import { newSessionId, sanitizeSessionName } from './session-id.js';
 
 /** Most sessions one daemon holds (running or exited). */
@@ -14,9 +17,7 @@ export const MAX_COMMAND_ARG_BYTES = 4096;
 export const DEFAULT_COLS = 80;
 export const DEFAULT_ROWS = 24;
 
-export class NotFoundError extends Error {
-  override readonly name = 'NotFoundError';
-}
+export { ConflictError, NotFoundError } from './session-errors.js';
 
 export interface CreateSessionOptions {
   readonly name?: string | undefined;
@@ -54,7 +55,7 @@ export class SessionRegistry {
 
   create(req: CreateSessionOptions): Session {
     if (this.sessions.size >= MAX_SESSIONS) {
-      throw new RangeError(`already ${MAX_SESSIONS} sessions; kill some with \`burrow kill\``);
+      throw new ConflictError(`already ${MAX_SESSIONS} sessions; kill some with \`burrow kill\``);
     }
     if (req.command.length > MAX_COMMAND_ARGS)
       throw new RangeError(`command has over ${MAX_COMMAND_ARGS} arguments`);
@@ -64,6 +65,13 @@ export class SessionRegistry {
         throw new RangeError('command argument too long or contains NUL');
       }
     }
+    let isDir = false;
+    try {
+      isDir = statSync(req.cwd).isDirectory();
+    } catch {
+      // reported below
+    }
+    if (!isDir) throw new RangeError(`working directory ${req.cwd} does not exist or is not a directory`);
     let id = newSessionId();
     while (this.sessions.has(id)) id = newSessionId();
     const command = (req.command.length > 0 ? req.command : [this.opts.defaultShell]) as [
@@ -153,7 +161,7 @@ export class SessionRegistry {
   private checkNameFree(name: string, self: Session | null): void {
     for (const s of this.sessions.values()) {
       if (s !== self && (s.name === name || s.id === name)) {
-        throw new RangeError(`a session is already called "${name}"; pick another name`);
+        throw new ConflictError(`a session is already called "${name}"; pick another name`);
       }
     }
   }

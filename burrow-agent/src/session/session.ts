@@ -14,6 +14,7 @@ import {
 } from '../viewer/viewer.js';
 import type { ActivityListener, Logger, OutputTap, SessionActivity } from './activity.js';
 import { OutputRing } from './output-ring.js';
+import { ConflictError } from './session-errors.js';
 
 /** Recent raw output kept for resume; a viewer further behind than this is resynced from a snapshot. */
 export const OUTPUT_RING_BYTES = 256 * 1024;
@@ -178,7 +179,7 @@ export class Session {
   ): Attachment {
     if (this.viewers.has(sink.id)) throw new RangeError(`viewer ${sink.id} is already attached`);
     if (this.viewers.size >= MAX_VIEWERS_PER_SESSION) {
-      throw new RangeError(`session ${this.id} already has ${MAX_VIEWERS_PER_SESSION} viewers`);
+      throw new ConflictError(`session ${this.id} already has ${MAX_VIEWERS_PER_SESSION} viewers`);
     }
     if (opts.size !== undefined) checkSize(opts.size.cols, opts.size.rows);
     const entry: ViewerEntry = { sink, state: 'pending', offset: 0, exitSent: false };
