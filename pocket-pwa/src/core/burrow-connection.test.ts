@@ -1,0 +1,158 @@
+// @vitest-environment node
+import { generateKeyPair, randomBytes } from '@burrow/crypto';
+import { CloseCode, encodeBase64url } from '@burrow/protocol';
+import { describe, expect, it } from 'vitest';
+import { BurrowConnection, type ConnectionEvent, statusText } from './burrow-connection.js';
+import type { Clock } from './clock.js';
+import { MemoryPairingStorage, type PairingRecord } from './pairing-storage.js';
+import type { SocketCloseEvent, SocketLike, SocketMessageEvent } from './socket.js';
+
+class FakeSocket implements SocketLike {
+  binaryType = 'blob';
+  readyState = 0;
+  sent: (Uint8Array | string)[] = [];
+  onopen: ((e: unknown) => void) | null = null;
+  onmessage: ((e: SocketMessageEvent) => void) | null = null;
+  onclose: ((e: SocketCloseEvent) => void) | null = null;
+  onerror: ((e: unknown) => void) | null = null;
+  constructor(readonly url: string) {}
+  send(d: Uint8Array | string) {
+    this.sent.push(d);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  drop(code: number) {
+    this.readyState = 3;
+    this.onclose?.({ code, reason: '' });
+  }
+}
+
+class ManualClock implements Clock {
+  t = 1_800_000_000_000;
+  timers: { at: number; fn: () => void; id: number }[] = [];
+  #id = 0;
+  now() {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number) {
+    const id = ++this.#id;
+    this.timers.push({ at: this.t + ms, fn, id });
+    return id;
+  }
+  clearTimeout(h: unknown) {
+    this.timers = this.timers.filter((x) => x.id !== h);
+  }
+  advance(ms: number) {
+    this.t += ms;
+    for (const due of this.timers.filter((x) => x.at <= this.t)) {
+      this.timers = this.timers.filter((x) => x !== due);
+      due.fn();
+    }
+  }
+}
+
+function pairing(): PairingRecord {
+  const client = generateKeyPair();
+  return {
+    burrowId: 'AAECAwQFBgcICQoLDA0ODw',
+    burrowName: 'home',
+    relayUrl: 'https://relay.example',
+    burrowPublicKey: encodeBase64url(generateKeyPair().publicKey),
+    clientPrivateKey: encodeBase64url(client.privateKey),
+    clientPublicKey: encodeBase64url(client.publicKey),
+    psk: encodeBase64url(randomBytes(32)),
+    deviceId: 'dev0000000000001',
+    deliveryId: 'AAAAAAAAAAAAAAAAAAAAAA',
+    deliveryToken: encodeBase64url(randomBytes(32)),
+    pairedAt: 0,
+    lastHandshakeAt: 1_800_000_000_500,
+  };
+}
+
+async function setup() {
+  const clock = new ManualClock();
+  const storage = new MemoryPairingStorage();
+  const p = pairing();
+  await storage.put(p);
+  const sockets: FakeSocket[] = [];
+  const conn = new BurrowConnection({
+    pairing: p,
+    socketFactory: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    storage,
+    viewer: 'test',
+    appVersion: 't',
+    cols: 80,
+    rows: 24,
+    clock,
+    random: () => 0,
+  });
+  const events: ConnectionEvent[] = [];
+  conn.subscribe((e) => events.push(e));
+  return { clock, storage, conn, sockets, events, p };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('BurrowConnection', () => {
+  it('persists a strictly increasing timestamp before sending message 1', async () => {
+    const { conn, sockets, storage, p } = await setup();
+    conn.start();
+    await tick();
+    expect(sockets[0]!.url).toBe(`wss://relay.example/v1/burrows/${p.burrowId}/client`);
+    // The clock is behind the last timestamp sent: the next one is last + 1, saved first.
+    expect((await storage.get(p.burrowId))!.lastHandshakeAt).toBe(p.lastHandshakeAt + 1);
+    sockets[0]!.open();
+    expect(sockets[0]!.sent).toHaveLength(1);
+    expect((sockets[0]!.sent[0] as Uint8Array).length).toBe(32 + 48 + 8 + 16);
+    conn.stop();
+  });
+
+  it('reconnects with backoff and says why in words', async () => {
+    const { conn, sockets, clock } = await setup();
+    conn.start();
+    await tick();
+    sockets[0]!.open();
+    sockets[0]!.drop(CloseCode.AGENT_OFFLINE);
+    expect(conn.status).toMatchObject({ kind: 'reconnecting', reason: 'your computer is offline' });
+    expect(conn.statusText).toBe('reconnecting in 1 s: your computer is offline');
+    clock.advance(500);
+    await tick();
+    expect(sockets).toHaveLength(2);
+    sockets[1]!.drop(1006);
+    expect(statusText(conn.status, clock.now())).toBe('reconnecting in 1 s: the connection dropped');
+    conn.stop();
+    expect(conn.status.kind).toBe('closed');
+  });
+
+  it('stops retrying and reports revocation', async () => {
+    const { conn, sockets, clock, events } = await setup();
+    conn.start();
+    await tick();
+    sockets[0]!.open();
+    sockets[0]!.drop(CloseCode.DEVICE_REVOKED);
+    expect(events.some((e) => e.type === 'revoked')).toBe(true);
+    expect(conn.status).toEqual({ kind: 'closed', reason: 'this phone was removed' });
+    clock.advance(60_000);
+    await tick();
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('gives up on a silent Burrow after the connect timeout and retries', async () => {
+    const { conn, sockets, clock } = await setup();
+    conn.start();
+    await tick();
+    sockets[0]!.open();
+    clock.advance(15_000);
+    expect(conn.status).toMatchObject({ kind: 'reconnecting', reason: 'your computer did not answer' });
+    conn.stop();
+  });
+});
