@@ -83,10 +83,9 @@ describe('session', { timeout: 30_000 }, () => {
   it('attach snapshot of a full-screen program keeps the alternate screen, cursor and modes', async () => {
     const { tap } = setup();
     // Draws like a TUI: alternate screen, cursor moves, colours, hidden cursor, application cursor keys.
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, not a JS template
     const script =
       'printf "before\\n"; printf "\\e[?1049h\\e[?1h\\e[?25l\\e[2J\\e[H"; ' +
-      'for r in 1 5 10; do printf "\\e[${r};10H\\e[1;32mrow %d\\e[0m" $r; done; printf "\\e[20;3HREADY"; sleep 30';
+      'for r in 1 5 10; do printf "\\e[$r;10H\\e[1;32mrow %d\\e[0m" $r; done; printf "\\e[20;3HREADY"; sleep 30';
     const s = registry.create({ cwd: '/tmp', command: bash(script), cols: 60, rows: 24 });
     await until('tui drawn', () => tap.bytes(s.id).toString().includes('READY'));
     const snap = await s.snapshot();

@@ -300,8 +300,9 @@ class Connection {
 
 function errorOf(err: unknown): { code: ErrorCode; message: string } {
   if (err instanceof NotFoundError) return { code: 'not-found', message: err.message };
+  if (err instanceof ConflictError) return { code: 'conflict', message: err.message };
   if (err instanceof RangeError || err instanceof TypeError)
-    return { code: 'conflict', message: err.message };
+    return { code: 'bad-request', message: err.message };
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
 }
 
