@@ -178,3 +178,22 @@ describe('remote end to end', () => {
     again.stop();
   });
 });
+
+describe('relay outage', () => {
+  it('sessions keep running and the link says what is wrong in words', async () => {
+    const session = burrow.registry.create({
+      name: 'outage',
+      cwd: burrow.stateDir,
+      command: ['/bin/bash', '--norc', '--noprofile'],
+    });
+    await relay.stop();
+    await until(() => burrow.service.linkStatus.kind === 'reconnecting', 'the link to notice');
+    expect(burrow.service.statusText()).toMatch(
+      /^reconnecting in \d+ s: (the connection dropped|the relay refused the connection|network error|the relay stopped answering|your computer is shutting down Burrow|the other side went away)$/,
+    );
+    const before = session.info().offset;
+    session.input('local', new TextEncoder().encode('echo still""alive\r'));
+    await until(() => session.info().offset > before, 'the session to keep producing output');
+    expect(session.info().status).toBe('running');
+  });
+});
