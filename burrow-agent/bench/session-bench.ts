@@ -96,7 +96,11 @@ async function attachBench(): Promise<void> {
 async function daemonBench(): Promise<void> {
   const stateDir = join(mkdtempSync(join(tmpdir(), 'bb-')), 's');
   const bin = new URL('../bin/burrow.js', import.meta.url).pathname;
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, BURROW_STATE_DIR: stateDir };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    BURROW_STATE_DIR: stateDir,
+  };
   const proc = spawn(process.execPath, ['--expose-gc', bin, 'daemon'], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -323,7 +327,9 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')} (numbers are only comparable within a run)`,
 );
-await attachBench();
-await retainedBench();
-await daemonBench();
-await throughputBench();
+/** BENCH_ONLY=attach|retained|daemon|throughput runs one part. */
+const only = process.env.BENCH_ONLY;
+if (!only || only === 'attach') await attachBench();
+if (!only || only === 'retained') await retainedBench();
+if (!only || only === 'daemon') await daemonBench();
+if (!only || only === 'throughput') await throughputBench();
