@@ -1,0 +1,10 @@
+export * from './env-names.js';
+export { defaultIntegrationDir, integrationDirFrom } from './integration-dir.js';
+export {
+  type LaunchEnv,
+  type ShellLaunch,
+  type ShellLaunchRequest,
+  shellIntegrationLaunch,
+} from './launch.js';
+export { checkShellNonce, createShellNonce, NONCE_BYTES, NONCE_MAX_CHARS, NONCE_MIN_CHARS } from './nonce.js';
+export { type IntegratedShell, interactiveFlags, type ShellFlags, shellKindOf } from './shell-kind.js';
