@@ -118,6 +118,8 @@ describe('remote end to end', () => {
       term.input('echo hel""lo\r');
       await until(() => out.includes('hello'), 'echo output');
       await until(() => session.info().cols === 100, 'the attach size');
+      const page = await conn.history(session.id, 0, 10);
+      expect(page).toMatchObject({ endLine: 0, hasOlder: false });
       conn.acknowledge(session.id, false);
       await until(() => burrow.attention.calls.includes(`ack ${session.id} false`), 'acknowledge routed');
     } finally {

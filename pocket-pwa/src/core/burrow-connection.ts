@@ -226,6 +226,17 @@ export class BurrowConnection {
     await this.#request((rid) => ({ type: 'kill', rid, session }));
   }
 
+  /** Older scrollback: the lines just before absolute line `beforeLine` (a snapshot's `firstLine`). */
+  async history(
+    session: string,
+    beforeLine: number,
+    maxLines: number,
+  ): Promise<{ firstLine: number; endLine: number; hasOlder: boolean; data: string }> {
+    const m = await this.#request((rid) => ({ type: 'history', rid, session, beforeLine, maxLines }));
+    if (m.type !== 'history-page') throw new Error('unexpected answer');
+    return { firstLine: m.firstLine, endLine: m.endLine, hasOlder: m.hasOlder, data: m.data };
+  }
+
   #emit(e: ConnectionEvent) {
     for (const l of this.#listeners) l(e);
   }
