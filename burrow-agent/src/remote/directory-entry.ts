@@ -2,20 +2,20 @@
  * A session as the remote directory shows it (protocol R-DIR-*): the session's own facts plus the attention
  * engine's public projection.
  */
-import type { SessionEntry } from '@burrow/protocol';
+import { sanitizeText } from '@burrow/crypto';
+import { MAX_CWD_CHARS, MAX_LABEL_CHARS, type SessionEntry } from '@burrow/protocol';
 import type { SessionInfo } from '../session/session.js';
 import type { PublicAttentionState } from './attention-port.js';
-
-/** Display-text bound of protocol's `cwd` (MAX_CWD_CHARS); longer paths are cut, never sent over the bound. */
-const MAX_CWD = 1024;
 
 export function directoryEntry(info: SessionInfo, attention: PublicAttentionState): SessionEntry {
   const exited = info.status === 'exited';
   return {
     id: info.id,
-    name: info.name,
+    // Names are sanitized by the registry, cwd comes from the file system: both are re-bounded here so one
+    // odd path can never make the whole directory message fail protocol validation (DESIGN §2).
+    name: sanitizeText(info.name, MAX_LABEL_CHARS) || info.id,
     title: '',
-    cwd: info.cwd.length <= MAX_CWD ? info.cwd : null,
+    cwd: sanitizeText(info.cwd, MAX_CWD_CHARS),
     command: null,
     watchKey: null,
     cols: info.cols,
