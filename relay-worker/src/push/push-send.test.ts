@@ -1,6 +1,7 @@
 import { createECDH, type ECDH } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { encodeBase64url, MAX_PUSH_TARGETS } from '@burrow/protocol';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type HeldSubscription, handlePushSend, type PushSendDeps } from './push-send.js';
 import type { FetchFn } from './send-web-push.js';
@@ -83,9 +84,11 @@ describe('handlePushSend', () => {
       },
     });
     expect(seen).toHaveLength(2);
-    for (const [i, request] of seen.entries()) {
+    for (const request of seen) {
+      // Sends run in parallel: match each request to its phone by endpoint.
+      const i = phones.findIndex((p) => p.subscription.endpoint === request.url);
       const h = request.init.headers as Record<string, string>;
-      expect(request.url).toBe(`https://push.example.net/p/${i + 1}`);
+      expect(i).toBeGreaterThanOrEqual(0);
       expect(request.init.method).toBe('POST');
       expect(request.init.redirect).toBe('manual');
       expect(h.TTL).toBe('90');
@@ -120,10 +123,14 @@ describe('handlePushSend', () => {
       { deliveryId: id(4), outcome: 'failed', status: 500 },
       { deliveryId: id(5), outcome: 'failed', status: null },
     ]);
-    expect(deleted).toEqual([
-      [id(2), 'https://push.example.net/p/2'],
-      [id(3), 'https://push.example.net/p/3'],
-    ]);
+    // Sends run in parallel, so deletions come in completion order.
+    expect(deleted).toHaveLength(2);
+    expect(deleted).toEqual(
+      expect.arrayContaining([
+        [id(2), 'https://push.example.net/p/2'],
+        [id(3), 'https://push.example.net/p/3'],
+      ]),
+    );
   });
 
   it('never posts to a refused endpoint; loopback only with the dev switch', async () => {
@@ -157,5 +164,28 @@ describe('handlePushSend', () => {
       code: 'push_unavailable',
     });
     expect(seen).toHaveLength(0);
+  });
+
+  it('random and mutated sends never throw: they are refused or answered per target', async () => {
+    const { deps } = harness([phone(1)], () => new Response(null, { status: 201 }));
+    const good = send([1, 2]);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.jsonValue(),
+          fc
+            .record({
+              k: fc.constantFrom('targets', 'sessionTopic', 'ttlSeconds', 'urgency'),
+              v: fc.jsonValue(),
+            })
+            .map(({ k, v }) => ({ ...good, [k]: v })),
+        ),
+        async (json) => {
+          const result = await handlePushSend(json, deps);
+          if (!result.ok) expect(['bad_request', 'limit_exceeded']).toContain(result.code);
+        },
+      ),
+      { seed: 8030, numRuns: 200 },
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { decodeBase64url, encodeBase64url } from '@burrow/protocol';
+import fc from 'fast-check';
 import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import {
@@ -100,6 +101,31 @@ describe('VAPID keys', () => {
     await expect(importVapidKeys('{"kty":"RSA"}')).rejects.toThrow(RangeError);
     await expect(importVapidKeys('x'.repeat(2000))).rejects.toThrow(RangeError);
     await expect(importVapidKeys(42 as unknown as string)).rejects.toThrow(TypeError);
+  });
+});
+
+describe('VAPID secret parsing', () => {
+  it('random and mutated secrets are refused with RangeError only', async () => {
+    const { secret } = await generateVapidKeys();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc.json({ maxDepth: 2 }),
+          fc
+            .tuple(fc.nat(secret.length - 1), fc.string({ minLength: 1, maxLength: 1 }))
+            .map(([at, ch]) => secret.slice(0, at) + ch + secret.slice(at + 1)),
+        ),
+        async (text) => {
+          try {
+            await importVapidKeys(text);
+          } catch (error) {
+            expect(error).toBeInstanceOf(RangeError);
+          }
+        },
+      ),
+      { seed: 8292, numRuns: 200 },
+    );
   });
 });
 
