@@ -64,7 +64,7 @@ interface Held {
   readonly ua: ECDH;
   readonly auth: Buffer;
   readonly applicationServerKey: string | null;
-  forcedStatus: number | null;
+  forcedStatus: number | 'stall' | null;
 }
 
 export interface LocalPushServiceOptions {
@@ -119,8 +119,11 @@ export class LocalPushService {
     };
   }
 
-  /** From now on, answer pushes to `endpoint` with `status` (e.g. 404, 410, 500); null restores normal. */
-  respondWith(endpoint: string, status: number | null): void {
+  /**
+   * From now on, answer pushes to `endpoint` with `status` (e.g. 404, 410, 500), or never answer them
+   * ('stall', to exercise the sender's timeout); null restores normal.
+   */
+  respondWith(endpoint: string, status: number | 'stall' | null): void {
     const held = this.#subscriptions.get(endpoint);
     if (!held) throw new RangeError('unknown endpoint');
     held.forcedStatus = status;
@@ -183,6 +186,7 @@ export class LocalPushService {
     } catch (error) {
       return refuse(400, `does not decrypt: ${(error as Error).message}`);
     }
+    if (held.forcedStatus === 'stall') return; // held open until the client gives up or close()
     if (held.forcedStatus !== null) return refuse(held.forcedStatus, 'forced by the test');
     record(this.received, {
       endpoint,

@@ -16,6 +16,7 @@ import {
   handlePushSend,
   type PushSendDeps,
 } from '../../relay-worker/src/push/push-send.js';
+import { sendWebPush } from '../../relay-worker/src/push/send-web-push.js';
 import { signVapidJwt, vapidAuthorization } from '../../relay-worker/src/push/vapid-jwt.js';
 import { generateVapidKeys, type VapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { VapidSigner } from '../../relay-worker/src/push/vapid-signer.js';
@@ -157,6 +158,19 @@ describe('relay push → local push service', () => {
       result.ok && result.value.results.map((r) => ('status' in r ? `${r.outcome}:${r.status}` : r.outcome)),
     ).toEqual(['gone', 'gone', 'failed:500', 'failed:403', 'delivered']);
     expect([...held.keys()]).toEqual([broken!.deliveryId, otherKey!.deliveryId, fine!.deliveryId]);
+  });
+
+  it('a push service that never answers is a failure without a status once the timeout passes', async () => {
+    const p = phone();
+    service.respondWith(p.subscription.endpoint, 'stall');
+    const result = await sendWebPush(
+      p.subscription,
+      decodeBase64url(envelopeFor(p, 1)),
+      { vapid, ttlSeconds: 60, urgency: 'normal', timeoutMs: 300, allowLoopbackForDev: true },
+      (url, init) => fetch(url, init),
+      Date.now,
+    );
+    expect(result).toEqual({ outcome: 'failed', status: null, reason: 'push service timed out' });
   });
 
   it('without the development switch the relay never posts to loopback', async () => {
