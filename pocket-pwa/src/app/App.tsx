@@ -1,4 +1,3 @@
-import type { SessionEntry } from '@burrow/protocol';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { PairingRecord } from '../core/index.js';
 import { useEngagement } from '../engagement/use-engagement.js';
@@ -70,10 +69,10 @@ export function App({ hub, pair, now = Date.now, onUpdate }: AppProps) {
 
   const screenSize = useMemo(() => estimateTerminalSize(window.innerWidth, window.innerHeight), []);
   const open = useCallback(
-    (burrow: PairedBurrow, entry: SessionEntry) => {
+    (burrow: PairedBurrow, sessionId: string) => {
       // A tap on a session is an acknowledge without input (alert-spec "Acknowledge").
-      burrow.connection.acknowledge(entry.id, false);
-      go({ screen: 'terminal', burrowId: burrow.record.burrowId, sessionId: entry.id });
+      burrow.connection.acknowledge(sessionId, false);
+      go({ screen: 'terminal', burrowId: burrow.record.burrowId, sessionId });
     },
     [go],
   );

@@ -1,4 +1,3 @@
-import type { SessionEntry } from '@burrow/protocol';
 import { useEffect, useState } from 'react';
 import type { PairedBurrow } from '../app/burrow-hub.js';
 import type { CreateOptions } from '../app/connection-port.js';
@@ -14,7 +13,7 @@ export interface BurrowSectionProps {
   readonly online: boolean;
   /** The size a new session starts at: what the terminal view would fit on this screen. */
   readonly screenSize: { cols: number; rows: number };
-  onOpen(burrow: PairedBurrow, entry: SessionEntry): void;
+  onOpen(burrow: PairedBurrow, sessionId: string): void;
   onRename(burrow: PairedBurrow, name: string | null): void;
   onRemove(burrow: PairedBurrow): void;
   onError(message: string): void;
@@ -45,10 +44,8 @@ export function BurrowSection(props: BurrowSectionProps) {
   const fail = (what: string) => (e: unknown) =>
     onError(`${what}: ${e instanceof Error ? e.message : String(e)}`);
   const create = (options: CreateOptions) => {
-    conn.create(options).then((id) => {
-      const entry = conn.sessions.get(id);
-      if (entry) onOpen(burrow, entry);
-    }, fail('Could not start the session'));
+    // Open by id: the `created` answer can arrive before the directory entry does.
+    conn.create(options).then((id) => onOpen(burrow, id), fail('Could not start the session'));
   };
 
   return (
@@ -139,7 +136,7 @@ export function BurrowSection(props: BurrowSectionProps) {
               key={entry.id}
               entry={entry}
               nowMs={nowMs}
-              onOpen={(e) => onOpen(burrow, e)}
+              onOpen={(e) => onOpen(burrow, e.id)}
               onRename={(e, name) => void conn.rename(e.id, name).catch(fail('Could not rename'))}
               onKill={(e) => void conn.kill(e.id).catch(fail('Could not kill'))}
               onTodo={(e) => conn.todo(e.id, 'toggle')}

@@ -23,7 +23,9 @@ export function SessionRow({ entry, nowMs, onOpen, onRename, onKill, onRestart, 
   const exit = exitText(entry);
   const detail = entry.command ?? (entry.title !== '' ? entry.title : null);
   return (
-    <li className={`session${entry.ringing ? ' ringing' : ''}${entry.exited ? ' exited' : ''}`}>
+    <li
+      className={`session${entry.ringing ? ' ringing' : ''}${entry.exited ? ' exited' : ''}${mode === 'idle' ? '' : ' expanded'}`}
+    >
       <button
         type="button"
         className="session-open"

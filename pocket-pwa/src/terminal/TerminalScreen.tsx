@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { PairedBurrow } from '../app/burrow-hub.js';
 import type { TerminalLink } from '../app/connection-port.js';
 import { CompositionInput } from './CompositionInput.js';
+import { bridgeTerminalStyles } from './csp-style-bridge.js';
 import { InputRouter } from './input-router.js';
 import { KeyBar } from './KeyBar.js';
 import { NO_MODIFIERS } from './sticky-modifiers.js';
@@ -56,6 +57,7 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
     });
     const fit = new FitAddon();
     term.loadAddon(fit);
+    const unbridge = bridgeTerminalStyles(el);
     term.open(el);
     fit.fit();
     termRef.current = term;
@@ -104,6 +106,7 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       offMods();
       link.detach();
       term.dispose();
+      unbridge();
       termRef.current = null;
       linkRef.current = null;
     };
