@@ -60,6 +60,9 @@ function connection() {
     backlog: () => 0,
     close: (c) => closes.push(c),
     log: () => {},
+    forgetMe: async () => {
+      calls.push('forget-me');
+    },
   });
   return { api, sent, closes, registry };
 }
@@ -102,6 +105,25 @@ describe('ApiConnection', () => {
     ]);
     c.api.dispose();
     expect(calls.at(-1)).toBe('gone');
+  });
+
+  it('clears only exited sessions and forgets this phone on request', async () => {
+    const c = connection();
+    c.api.receive(hello);
+    const s = c.registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'exit 3'] });
+    const live = c.registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'] });
+    c.api.receive(frame({ type: 'clear', rid: 4, session: live.id }));
+    expect(c.sent.at(-1)).toMatchObject({ type: 'error', rid: 4, code: ErrorCode.CONFLICT });
+    for (let i = 0; i < 100 && s.running; i++) await new Promise((r) => setTimeout(r, 20));
+    c.api.receive(frame({ type: 'clear', rid: 5, session: s.id }));
+    for (let i = 0; i < 100 && !c.sent.some((m) => m.type === 'ok'); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(c.sent.find((m) => m.type === 'ok')).toEqual({ type: 'ok', rid: 5 });
+    expect(c.registry.list().map((x) => x.id)).toEqual([live.id]);
+    c.api.receive(frame({ type: 'forget-me', rid: 6 }));
+    expect(c.sent.at(-1)).toEqual({ type: 'ok', rid: 6 });
+    expect(calls).toContain('forget-me');
+    c.api.dispose();
   });
 
   it('never throws and never sends an invalid message, whatever arrives', () => {

@@ -40,6 +40,8 @@ export interface ApiConnectionOptions {
   readonly backlog: () => number;
   readonly close: (code: CloseCode) => void;
   readonly log: (line: string) => void;
+  /** `forget-me`: the phone unpairs itself (the endpoint revokes this device, which closes the connection). */
+  readonly forgetMe: () => Promise<void>;
 }
 
 interface Attached {
@@ -231,8 +233,31 @@ export class ApiConnection {
         );
         return;
       }
+      case 'clear': {
+        // Removes an exited session from the list; a running one must be killed (a deliberate, separate verb).
+        const rid = m.rid;
+        if (registry.get(m.session).running) {
+          this.#error(rid, ErrorCode.CONFLICT, 'the session is still running; kill it instead');
+          return;
+        }
+        registry.kill(m.session).then(
+          () => {
+            this.#send({ type: 'ok', rid });
+            this.#diffDirectory();
+          },
+          (e: Error) => this.#error(rid, ErrorCode.INTERNAL, e.message),
+        );
+        return;
+      }
+      case 'forget-me': {
+        const rid = m.rid;
+        // Answer first: revocation closes this connection at once.
+        this.#send({ type: 'ok', rid });
+        this.#o.forgetMe().catch((e: Error) => this.#o.log(`remote: forget-me failed: ${e.message}`));
+        return;
+      }
       default:
-        // clear, push-*, settings-*, watch-rules-*, forget-me: not served by this connection yet.
+        // push-*, settings-*, watch-rules-*: need the push sender and the engine's settings (not wired yet).
         return this.#error(
           'rid' in m ? m.rid : null,
           ErrorCode.UNKNOWN_MESSAGE,

@@ -25,6 +25,7 @@ function endpoint() {
     registry: new SessionRegistry({ now: Date.now, env: {}, defaultShell: '/bin/sh', log: () => {} }),
     attention: {} as AttentionPort,
     deliveries: { register: async () => {}, revoke: async () => {} },
+    revokeDevice: async () => {},
     approver: () => null,
     sendFrame: (bytes) => {
       const f = decodeAgentToRelayFrame(bytes);

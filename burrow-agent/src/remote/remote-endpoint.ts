@@ -65,6 +65,8 @@ export interface RemoteEndpointOptions {
   readonly registry: SessionRegistry;
   readonly attention: AttentionPort;
   readonly deliveries: DeliveryRegistrar;
+  /** Revokes a device completely (ACL, live connections, relay delivery): used when a phone sends forget-me. */
+  readonly revokeDevice: (deviceId: string) => Promise<unknown>;
   /** Who answers pairing requests; null when no `burrow pair` is waiting (then pairing is refused). */
   readonly approver: () => PairApprover | null;
   /** How a pairing ended once the owner answered (for `burrow pair` to print). */
@@ -284,6 +286,9 @@ export class RemoteEndpoint {
       backlog: this.#o.linkBacklog,
       close: (code) => this.#closeClient(connId, code),
       log: this.#o.log,
+      forgetMe: async () => {
+        await this.#o.revokeDevice(c.device.deviceId);
+      },
     });
     this.#conns.set(connId, { state: 'live', channel: c.channel, api, deviceId: c.device.deviceId });
     if (frame) api.receive(frame);

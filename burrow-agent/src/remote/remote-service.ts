@@ -77,6 +77,7 @@ export class RemoteService {
       registry: this.#o.registry,
       attention: this.#o.attention,
       deliveries: this.#deliveries,
+      revokeDevice: (id) => this.revokeDevice(id),
       approver: () => this.#approver,
       pairingDone: (r) => {
         const done = this.#pairingDone;
