@@ -1,6 +1,7 @@
 import { createECDH } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { decodeBase64url as b64, encodeBase64url } from '@burrow/protocol';
+import { PUSH_ENVELOPE_MAX_BYTES } from '@burrow/crypto';
+import { decodeBase64url as b64, encodeBase64url, MAX_PUSH_ENVELOPE_BYTES } from '@burrow/protocol';
 import { describe, expect, it } from 'vitest';
 import { deriveContentKeys, encryptSingleRecord } from './aes128gcm.js';
 import { hkdfExpand } from './hmac-sha256.js';
@@ -103,6 +104,12 @@ describe('RFC 8291 Web Push encryption', () => {
       authSecret: Buffer.from(auth),
     });
     expect(new Uint8Array(opened)).toEqual(plaintext);
+  });
+
+  it('fits the largest sealed envelope exactly into a 4096-byte push message', () => {
+    expect(WEB_PUSH_MAX_PLAINTEXT_BYTES).toBe(3993);
+    expect(PUSH_ENVELOPE_MAX_BYTES).toBe(WEB_PUSH_MAX_PLAINTEXT_BYTES);
+    expect(MAX_PUSH_ENVELOPE_BYTES).toBe(WEB_PUSH_MAX_PLAINTEXT_BYTES);
   });
 
   it('rejects oversize plaintext, bad keys and bad auth secrets', async () => {
