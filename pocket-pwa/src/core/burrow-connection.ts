@@ -226,6 +226,17 @@ export class BurrowConnection {
     await this.#request((rid) => ({ type: 'kill', rid, session }));
   }
 
+  /** Unpair from this Burrow: it revokes this phone (closing the connection); then the pairing is deleted here. */
+  async forgetMe(): Promise<void> {
+    await this.#request((rid) => ({ type: 'forget-me', rid }));
+    this.stop();
+    await this.#o.storage.delete(this.#pairing.burrowId);
+  }
+
+  async clear(session: string): Promise<void> {
+    await this.#request((rid) => ({ type: 'clear', rid, session }));
+  }
+
   /** Older scrollback: the lines just before absolute line `beforeLine` (a snapshot's `firstLine`). */
   async history(
     session: string,
