@@ -76,12 +76,16 @@ describe('RelayLink', () => {
     });
     const frames: RelayToAgentFrame[] = [];
     const statuses: LinkStatus['kind'][] = [];
+    const delays: number[] = [];
     const link = new RelayLink({
       relayUrl: url,
       burrowId: ID,
       burrowToken: TOKEN,
       onFrame: (f) => frames.push(f),
-      onStatus: (s) => statuses.push(s.kind),
+      onStatus: (s) => {
+        statuses.push(s.kind);
+        if (s.kind === 'reconnecting') delays.push(s.atMs - Date.now());
+      },
       backoff: quickBackoff,
       keepalive: fast,
     });
@@ -92,6 +96,9 @@ describe('RelayLink', () => {
     expect(urls[0]).toBe(`/v1/burrows/${ID}/agent`);
     expect(frames[0]).toEqual({ type: 'client_open', connId: 7 });
     expect(statuses).toContain('reconnecting');
+    // Replaced by another agent: the retry waits the capped delay (100 ms here), not the first one (20 ms).
+    expect(sockets).toBe(2);
+    expect(delays[0]).toBeGreaterThan(80);
     expect(link.send(new Uint8Array([1, 0, 0, 0, 7, 42]))).toBe(true);
   });
 

@@ -6,6 +6,7 @@
  * depend on it: everything here is best effort and reported through `status`.
  */
 import {
+  CloseCode,
   decodeRelayToAgentFrame,
   KEEPALIVE_INTERVAL_MS,
   KEEPALIVE_PING,
@@ -43,6 +44,9 @@ export const RELAY_LINK_KEEPALIVE: KeepalivePolicy = Object.freeze({
   deadAfterMs: 2 * KEEPALIVE_INTERVAL_MS + 10_000,
   connectTimeoutMs: 15_000,
 });
+
+/** A failure count at which any sane policy is at its cap. */
+const MAX_BACKOFF_ATTEMPT = 64;
 
 /** Frames queued while a send is in flight are bounded by ws's own buffer; beyond this we drop the socket. */
 export const MAX_LINK_BUFFERED_BYTES = 16 * 1024 * 1024;
@@ -177,7 +181,12 @@ export class RelayLink {
         refusal ?? (error.code === 'ECONNREFUSED' ? 'the relay refused the connection' : 'network error'),
       );
     });
-    socket.on('close', (code) => this.#down(socket, refusal ?? closeReasonInWords(code)));
+    socket.on('close', (code) => {
+      // Another process with this Burrow's token took the socket over (a second daemon, or a copied state
+      // directory): back off to the cap at once instead of fighting it every second.
+      if (code === CloseCode.AGENT_REPLACED) this.#failures = Math.max(this.#failures, MAX_BACKOFF_ATTEMPT);
+      this.#down(socket, refusal ?? closeReasonInWords(code));
+    });
   }
 
   #armKeepalive(socket: WebSocket): void {
