@@ -5,6 +5,7 @@
 import { ErrorCode, HTTP_API_PREFIX } from '@burrow/protocol';
 import { Hono } from 'hono';
 import { jsonError } from './json-error.js';
+import { MAX_UNREAD_BODY_DRAIN_BYTES } from './limits.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { enrollRoutes } from './routes/enroll.js';
 import { infoRoutes } from './routes/info.js';
@@ -17,6 +18,10 @@ export function createApp(services: (request: Request, bindings: unknown) => Rel
   app.use('*', async (c, next) => {
     c.set('services', services(c.req.raw, c.env));
     await next();
+    // A refusal (401, 413, …) leaves the request body unread. Under `wrangler dev` that breaks the next
+    // request on the same connection ("worker restarted mid-request", 503), so read a bounded amount away.
+    const body = c.req.raw.body;
+    if (body !== null && !c.req.raw.bodyUsed && !isWebSocketUpgrade(c.req.raw)) await drain(body);
   });
   infoRoutes(app);
   enrollRoutes(app);
@@ -33,4 +38,23 @@ export function createApp(services: (request: Request, bindings: unknown) => Rel
     return jsonError(ErrorCode.INTERNAL, 'internal error');
   });
   return app;
+}
+
+function isWebSocketUpgrade(request: Request): boolean {
+  return request.headers.get('Upgrade')?.toLowerCase() === 'websocket';
+}
+
+async function drain(body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
+  let seen = 0;
+  try {
+    while (seen <= MAX_UNREAD_BODY_DRAIN_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      seen += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away; nothing to drain.
+  }
 }

@@ -116,7 +116,12 @@ export class BurrowObject extends DurableObject<Env> {
 
   override async fetch(request: Request): Promise<Response> {
     const role = new URL(request.url).pathname.endsWith('/agent') ? 'agent' : 'client';
-    if (!this.store.isEnrolled()) return jsonError(ErrorCode.NOT_FOUND, 'unknown burrow');
+    if (!this.store.isEnrolled()) {
+      // A phone cannot read an HTTP status; tell it in a close code that its Burrow is not (or no longer) here.
+      return role === 'agent'
+        ? jsonError(ErrorCode.NOT_FOUND, 'unknown burrow')
+        : refuseSocket(CloseCode.BURROW_DELETED);
+    }
     if (role === 'agent') {
       const token = bearerToken(request.headers.get('Authorization')) ?? '';
       if (await this.checkBurrow(token))
@@ -128,14 +133,10 @@ export class BurrowObject extends DurableObject<Env> {
       this.router.agentOpened(server, meta);
       return new Response(null, { status: 101, webSocket: client });
     }
-    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     const admission = this.router.admitClient();
-    if (!admission.ok) {
-      // A browser cannot read an HTTP status from a failed upgrade, so refuse with a close code it can show.
-      server.accept();
-      server.close(admission.code, CLOSE_MESSAGES[admission.code]);
-      return new Response(null, { status: 101, webSocket: client });
-    }
+    // A browser cannot read an HTTP status from a failed upgrade, so refuse with a close code it can show.
+    if (!admission.ok) return refuseSocket(admission.code);
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server, [TAG.client]);
     server.serializeAttachment(admission.meta);
     this.router.clientOpened(server, admission.meta);
@@ -193,4 +194,12 @@ export class BurrowObject extends DurableObject<Env> {
     }
     return null;
   }
+}
+
+/** Accepts the upgrade and closes at once with `code`: how a refused phone learns why. */
+function refuseSocket(code: CloseCode): Response {
+  const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+  server.accept();
+  server.close(code, CLOSE_MESSAGES[code]);
+  return new Response(null, { status: 101, webSocket: client });
 }

@@ -28,6 +28,9 @@ export const MAX_DELIVERIES_PER_BURROW = 64;
 /** Largest JSON request body accepted on any `/v1` route (bytes). A subscription is ~600 bytes. */
 export const MAX_JSON_BODY_BYTES = 4_096;
 
+/** Most of a refused request's unread body the Worker reads away before answering (bytes). */
+export const MAX_UNREAD_BODY_DRAIN_BYTES = 64 * 1024;
+
 /** Longest `Authorization` header read (characters); a bearer token is 43. */
 export const MAX_AUTHORIZATION_CHARS = 256;
 

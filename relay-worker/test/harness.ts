@@ -26,6 +26,8 @@ const WRANGLER_BIN = join(REPO_ROOT, 'node_modules', 'wrangler', 'bin', 'wrangle
 /** How long a cold `wrangler dev` (bundle + workerd start) may take on a loaded 2-core machine. */
 const DEFAULT_READY_TIMEOUT_MS = 90_000;
 const READY_POLL_MS = 200;
+/** A one-off bundle of the relay (esbuild) on a loaded machine. */
+const BUNDLE_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
 /** Bound on the log kept in memory for failure messages (characters). */
 const MAX_LOG_CHARS = 64_000;
@@ -45,7 +47,7 @@ export interface RelayHandle {
   /** `ws://127.0.0.1:<port>` */
   readonly wsUrl: string;
   readonly port: number;
-  /** The relay's `--persist-to` directory (Durable Object SQLite files live under it). */
+  /** This relay's temporary directory: its `--persist-to` storage (Durable Object SQLite files), bundle, logs. */
   readonly persistDir: string;
   /** What wrangler printed so far (bounded). */
   log(): string;
@@ -66,12 +68,55 @@ export function freePort(): Promise<number> {
   });
 }
 
+const WRANGLER_ENV = {
+  // No network here: don't try to fetch Request.cf, send metrics or check for updates.
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_SEND_METRICS: 'false',
+  NO_UPDATE_NOTIFIER: '1',
+};
+
+/**
+ * Bundles the relay once into `outDir` (`wrangler deploy --dry-run`). `wrangler dev` then serves that file
+ * with `--no-bundle`: it always watches its sources and reloads on change (dropping every socket), and other
+ * work edits `protocol/` while tests run.
+ */
+async function bundleSnapshot(outDir: string, assetsDir: string): Promise<string> {
+  const args = [WRANGLER_BIN, 'deploy', '--dry-run', '--config', join(REPO_ROOT, 'wrangler.toml')];
+  args.push('--assets', assetsDir, '--outdir', outDir);
+  let output = '';
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(outDir, 'logs') },
+  });
+  const append = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-MAX_LOG_CHARS);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const timer = setTimeout(() => child.kill('SIGKILL'), BUNDLE_TIMEOUT_MS);
+  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`bundling the relay failed (${code}):\n${output}`);
+  return join(outDir, 'index.js');
+}
+
 export async function startRelay(options: StartRelayOptions = {}): Promise<RelayHandle> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const persistDir = await mkdtemp(join(tmpdir(), 'burrow-relay-'));
+  const assetsDir = options.assetsDir ?? FIXTURE_ASSETS_DIR;
+  let script: string;
+  try {
+    script = await bundleSnapshot(join(persistDir, 'bundle'), assetsDir);
+  } catch (error) {
+    await rm(persistDir, { recursive: true, force: true });
+    throw error;
+  }
   const args = [
     WRANGLER_BIN,
     'dev',
+    script,
+    '--no-bundle',
     '--config',
     join(REPO_ROOT, 'wrangler.toml'),
     '--ip',
@@ -81,9 +126,9 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
     '--inspector-port',
     String(inspectorPort),
     '--persist-to',
-    persistDir,
+    join(persistDir, 'state'),
     '--assets',
-    options.assetsDir ?? FIXTURE_ASSETS_DIR,
+    assetsDir,
     '--show-interactive-dev-session=false',
     '--log-level',
     'warn',
@@ -96,14 +141,7 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
     // Own process group, so stop() reaches workerd too.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      // No network here: don't try to fetch Request.cf, send metrics or check for updates.
-      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-      WRANGLER_SEND_METRICS: 'false',
-      WRANGLER_LOG_PATH: join(persistDir, 'logs'),
-      NO_UPDATE_NOTIFIER: '1',
-    },
+    env: { ...process.env, ...WRANGLER_ENV, WRANGLER_LOG_PATH: join(persistDir, 'logs') },
   });
   const append = (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-MAX_LOG_CHARS);

@@ -19,7 +19,16 @@ const SECRET = 'operator-secret-for-tests';
 let relay: RelayHandle;
 let gated: RelayHandle;
 beforeAll(async () => {
-  [relay, gated] = await Promise.all([startRelay(), startRelay({ vars: { ENROLL_SECRET: SECRET } })]);
+  const started = await Promise.allSettled([startRelay(), startRelay({ vars: { ENROLL_SECRET: SECRET } })]);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
+    throw failed.reason;
+  }
+  [relay, gated] = started.map((s) => (s as PromiseFulfilledResult<RelayHandle>).value) as [
+    RelayHandle,
+    RelayHandle,
+  ];
 });
 afterAll(async () => {
   await Promise.all([relay?.stop(), gated?.stop()]);
@@ -30,9 +39,10 @@ const sha256 = (token: string) =>
   encodeBase64url(createHash('sha256').update(Buffer.from(token, 'base64url')).digest());
 
 async function expectError(response: Response, status: number, code: string): Promise<void> {
-  expect(response.status).toBe(status);
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
   expect(response.headers.get('Content-Type')).toMatch(/^application\/json/);
-  expect(decodeErrorBody(await response.json()).error.code).toBe(code);
+  expect(decodeErrorBody(JSON.parse(text)).error.code).toBe(code);
 }
 
 function validSubscription() {
@@ -232,7 +242,8 @@ describe('deliveries and subscriptions [RL-HTTP-4, RL-HTTP-6..8]', () => {
       413,
       'payload_too_large',
     );
-    expect((await put(JSON.stringify(good))).status).toBe(204);
+    const stored = await put(JSON.stringify(good));
+    expect(stored.status, await stored.text()).toBe(204);
 
     await expectError(
       await fetch(`${base}/${b64(16)}`, {
