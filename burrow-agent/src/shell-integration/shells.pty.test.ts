@@ -237,6 +237,15 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s with Burrow shell integratio
     expect(starts[1]).toEqual({ type: 'command-start', commandLine: 'rm -rf /', trusted: false });
   }, 30_000);
 
+  it('reports no command for an empty line', async () => {
+    const s = await start(shell);
+    const from = s.events.length;
+    s.write('\r');
+    await s.prompt(from);
+    expect(commandMarks(s.events.slice(from))).toEqual([]);
+    expect(s.events.slice(from).map((e) => e.type)).toContain('prompt-start');
+  }, 30_000);
+
   it('reports the working directory after cd', async () => {
     const s = await start(shell);
     const dir = join(s.home, 'd\u00efr;x');
@@ -308,5 +317,12 @@ describe('zsh specifics', () => {
     expect(run.text).toContain(`111:${s.home}/zconf`);
     expect(run.text).toContain('PRECMD_OK:5');
     expect(commandMarks(run.events).at(-1)).toEqual({ type: 'command-end', exitCode: 5 });
+  }, 30_000);
+});
+
+describe('fish specifics', () => {
+  it('puts XDG_DATA_DIRS back as the user had it', async () => {
+    const s = await start('fish', { env: { XDG_DATA_DIRS: '/usr/local/share:/usr/share' } });
+    expect((await s.run('echo "xdg=$XDG_DATA_DIRS"')).text).toContain('xdg=/usr/local/share:/usr/share\r');
   }, 30_000);
 });
