@@ -86,8 +86,8 @@ __burrow_precmd() {
 # Runs last in PROMPT_COMMAND, after anything that rewrites PS1 or PS0: B ends the prompt, input starts.
 __burrow_prompt_ready() {
   local st=$?
-  if [[ $PS1 != *"$__burrow_ps1_mark" ]]; then PS1+=$__burrow_ps1_mark; fi
-  if [[ $PS0 != *"$__burrow_ps0_mark" ]]; then PS0+=$__burrow_ps0_mark; fi
+  if [[ ${PS1-} != *"$__burrow_ps1_mark" ]]; then PS1+=$__burrow_ps1_mark; fi
+  if [[ ${PS0-} != *"$__burrow_ps0_mark" ]]; then PS0+=$__burrow_ps0_mark; fi
   __burrow_prompt_hist=$HISTCMD
   __burrow_at_prompt=1
   builtin return "$st"

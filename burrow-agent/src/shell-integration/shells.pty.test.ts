@@ -258,7 +258,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s with Burrow shell integratio
 
 describe('bash specifics', () => {
   it('names a line the history did not keep by its first simple command, and ignores an empty line', async () => {
-    const s = await start('bash', { files: { '.bashrc': "HISTCONTROL=ignorespace\nPS1='bcustom> '" } });
+    const s = await start('bash', { files: { '.bashrc': "set -u\nHISTCONTROL=ignorespace\nPS1='bcustom> '" } });
     const hidden = await s.run(' echo hidden; echo more');
     expect(commandMarks(hidden.events)).toEqual([
       { type: 'command-start', commandLine: 'echo hidden', trusted: true },
@@ -304,7 +304,7 @@ describe('zsh specifics', () => {
       args: ['-l'],
       env: { ZDOTDIR: '{HOME}/zconf' },
       files: {
-        'zconf/.zshenv': 'export ZSHENV_OK=1',
+        'zconf/.zshenv': 'setopt nounset\nexport ZSHENV_OK=1',
         'zconf/.zprofile': 'export ZPROFILE_OK=1',
         'zconf/.zshrc': 'PROMPT=\'zlogin> \'\nprecmd() { echo "PRECMD_OK:$?" }',
         'zconf/.zlogin': 'export ZLOGIN_OK=1',
