@@ -43,8 +43,8 @@ export interface PairingStarted {
 export class RemoteService {
   readonly #o: RemoteServiceOptions;
   readonly #now: () => number;
-  readonly #store;
-  readonly #devices: DeviceRegistry;
+  #store: ReturnType<typeof openStateStore>;
+  #devices: DeviceRegistry;
   readonly #offers: PairingOffers;
   #link: RelayLink | null = null;
   #endpoint: RemoteEndpoint | null = null;
@@ -63,6 +63,10 @@ export class RemoteService {
   /** Connects to the relay if enrolled (call again after `burrow enroll` to switch to the new enrollment). */
   start(): void {
     this.stop();
+    // Fresh stores: JsonFileStore caches what it read, and `burrow enroll` may have rewritten the file from
+    // another process. (Everything else that changes the ACL goes through this object.)
+    this.#store = openStateStore(this.#o.stateDir);
+    this.#devices = new DeviceRegistry(this.#store, openDeviceActivityStore(this.#o.stateDir));
     const state = this.#store.load();
     const e = state.enrollment;
     if (!e || !state.staticKey) return;
