@@ -12,12 +12,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
+import { type OutageProxy, startOutageProxy } from './outage-proxy.js';
 import { ARTIFACTS_DIR, CHROMIUM_PATH, launchPhone, PHONE } from './pocket-browser.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const POCKET_DIST = join(ROOT, 'pocket-pwa', 'dist');
 
 let relay: RelayHandle;
+/** Everything (phone and Burrow) reaches the relay through this, so the relay can be taken away and back. */
+let front: OutageProxy;
 let burrow: Awaited<ReturnType<typeof startRemoteBurrow>>;
 let phone: Awaited<ReturnType<typeof launchPhone>>;
 let context: BrowserContext;
@@ -53,7 +56,8 @@ beforeAll(async () => {
   });
   if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
   relay = await startRelay({ assetsDir: POCKET_DIST });
-  burrow = await startRemoteBurrow(relay.url);
+  front = await startOutageProxy(relay.port);
+  burrow = await startRemoteBurrow(front.url);
   await until(() => burrow.service.linkStatus.kind === 'connected', 'the relay link');
   phone = await launchPhone();
   context = phone.context;
@@ -71,16 +75,17 @@ afterEach(async (ctx) => {
 afterAll(async () => {
   await phone?.close();
   await burrow?.stop();
+  await front?.stop();
   await relay?.stop();
 });
 
 describe('Pocket in a phone browser', () => {
   it('pairs from the link, and the secret leaves the address bar at once', async () => {
     const link = await burrow.newPairingLink();
-    expect(link.startsWith(`${relay.url}/#pair=`)).toBe(true);
+    expect(link.startsWith(`${front.url}/#pair=`)).toBe(true);
     await page.goto(link);
     await page.getByRole('heading', { name: 'Pocket' }).waitFor({ timeout: 20_000 });
-    expect(page.url()).toBe(`${relay.url}/`);
+    expect(page.url()).toBe(`${front.url}/`);
     expect(await page.evaluate('location.hash')).toBe('');
     await page
       .getByRole('region', { name: 'test burrow' })
@@ -138,8 +143,43 @@ describe('Pocket in a phone browser', () => {
     await until(() => cols() === before, 'the PTY to narrow back', 10_000);
   });
 
-  // The core has no `forget-me` request yet, so Pocket removes locally and tells the owner to revoke there.
-  it('back to the list; removing the pairing deletes it on the phone', async () => {
+  it('the relay goes away and comes back: the page says so and the terminal resumes without lost output', async () => {
+    const compose = page.getByRole('textbox', { name: 'Type a line to send' });
+    await compose.fill("for i in $(seq 1 30); do echo tick-$i; sleep 0.2; done; echo ticks-''done");
+    await compose.press('Enter');
+    await waitForTerminal(/tick-2\b/);
+    await front.cut();
+    await page
+      .getByRole('status')
+      .getByText(/reconnecting/)
+      .waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'pocket-terminal-reconnecting.png') });
+    await new Promise((r) => setTimeout(r, 2000));
+    await front.restore();
+    await waitForTerminal(/ticks-done/, 90_000);
+    const text = await terminalText();
+    for (let i = 1; i <= 30; i++) expect(text.match(new RegExp(`tick-${i}(?!\\d)`, 'g'))).toHaveLength(1);
+  });
+
+  it('offline and back: the app says it is offline, then carries on', async () => {
+    await context.setOffline(true);
+    await page.getByText(/Offline — Pocket reconnects/).waitFor();
+    // The precached shell opens with no network at all (service worker navigation fallback).
+    expect(await page.evaluate('navigator.serviceWorker.controller !== null')).toBe(true);
+    await page.reload();
+    await page.getByText(/Offline — Pocket reconnects/).waitFor();
+    await page.getByRole('main', { name: /^Terminal: / }).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'pocket-offline.png') });
+    await context.setOffline(false);
+    await page.locator('.term-host[data-painted="yes"]').waitFor({ timeout: 30_000 });
+    await page.getByText(/Offline — Pocket reconnects/).waitFor({ state: 'detached' });
+    const compose = page.getByRole('textbox', { name: 'Type a line to send' });
+    await compose.fill("echo back-''online");
+    await compose.press('Enter');
+    await waitForTerminal(/back-online/, 60_000);
+  });
+
+  it('back to the list; removing the pairing asks the Burrow to forget this phone', async () => {
     await page.getByRole('button', { name: 'Back to the session list' }).tap();
     await page.getByRole('region', { name: 'test burrow' }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'pocket-list.png') });
@@ -148,10 +188,7 @@ describe('Pocket in a phone browser', () => {
     await page.getByRole('button', { name: 'Remove…' }).tap();
     await page.getByRole('button', { name: 'Remove', exact: true }).tap();
     await page.getByText(/No computer is paired yet/).waitFor();
-    await page
-      .getByRole('alert')
-      .getByText(/burrow devices revoke/)
-      .waitFor();
+    await until(() => burrow.service.listDevices().length === 0, 'the Burrow to forget the phone', 10_000);
     await page.reload();
     await page.getByText(/No computer is paired yet/).waitFor();
   });
