@@ -55,6 +55,18 @@ export interface RelayHandle {
   stop(): Promise<void>;
 }
 
+/** Relays still running; killed if the test process exits without stopping them (a crash, a timeout). */
+const LIVE = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of LIVE) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
 /** A port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -149,6 +161,8 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
   child.stdout?.on('data', append);
   child.stderr?.on('data', append);
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  LIVE.add(child);
+  void exited.then(() => LIVE.delete(child));
 
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
