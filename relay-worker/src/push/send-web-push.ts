@@ -11,7 +11,7 @@ import { decodeBase64url, type PushUrgency } from '@burrow/protocol';
 import { pushEndpointProblem } from './endpoint-policy.js';
 import { vapidAudience } from './vapid-jwt.js';
 import type { VapidSigner } from './vapid-signer.js';
-import { encryptWebPush } from './web-push-encryption.js';
+import { encryptWebPush, WEB_PUSH_MAX_PLAINTEXT_BYTES } from './web-push-encryption.js';
 
 /** How long one push request may take before it counts as failed. */
 export const WEB_PUSH_TIMEOUT_MS = 10_000;
@@ -48,6 +48,9 @@ export async function sendWebPush(
   clock: Clock,
 ): Promise<WebPushResult> {
   if (!(envelope instanceof Uint8Array)) throw new TypeError('envelope must be a Uint8Array');
+  if (envelope.length > WEB_PUSH_MAX_PLAINTEXT_BYTES) {
+    throw new RangeError(`envelope is limited to ${WEB_PUSH_MAX_PLAINTEXT_BYTES} bytes`);
+  }
   const refused = pushEndpointProblem(subscription.endpoint, options);
   if (refused !== null) return { outcome: 'failed', status: null, reason: refused };
   let body: Uint8Array<ArrayBuffer>;
@@ -56,9 +59,8 @@ export async function sendWebPush(
       p256dh: decodeBase64url(subscription.keys.p256dh),
       auth: decodeBase64url(subscription.keys.auth),
     });
-  } catch (error) {
-    // The envelope's size is the caller's to respect; a broken stored key is the subscription's fault.
-    if (error instanceof RangeError && /plaintext/.test(error.message)) throw error;
+  } catch {
+    // The envelope was size-checked above, so what fails here is the stored subscription's keys.
     return { outcome: 'failed', status: null, reason: 'subscription keys are unusable' };
   }
   const headers: Record<string, string> = {

@@ -16,10 +16,8 @@ export const MAX_VAPID_CACHE_ENTRIES = 32;
 /** A cached token is replaced once less than this remains before its exp. */
 export const VAPID_REFRESH_BEFORE_EXPIRY_SECONDS = 60 * 60;
 
-interface CachedToken {
-  readonly header: string;
-  readonly exp: number;
-}
+/** A token being signed or signed, with its exp known up front so callers can judge it before it settles. */
+type CachedToken = Promise<{ readonly header: string; readonly exp: number }> & { readonly exp: number };
 
 export class VapidSigner {
   readonly #keys: VapidKeys;
@@ -38,22 +36,32 @@ export class VapidSigner {
     return this.#keys.publicKeyText;
   }
 
-  /** The `Authorization` header value for `audience` (an origin) at `nowMs`. */
+  /**
+   * The `Authorization` header value for `audience` (an origin) at `nowMs`. Concurrent calls for one
+   * audience (a send fans out to every target at once) share one signature.
+   */
   async authorization(audience: string, nowMs: number): Promise<string> {
     if (!Number.isFinite(nowMs)) throw new RangeError('nowMs must be a finite number');
     const now = Math.floor(nowMs / 1000);
     const cached = this.#cache.get(audience);
-    if (cached && cached.exp - now > VAPID_REFRESH_BEFORE_EXPIRY_SECONDS) return cached.header;
+    if (cached && cached.exp - now > VAPID_REFRESH_BEFORE_EXPIRY_SECONDS) return (await cached).header;
     const exp = now + VAPID_TOKEN_LIFETIME_SECONDS;
-    const token = await signVapidJwt(this.#keys, { aud: audience, exp, sub: this.#subject });
-    const header = vapidAuthorization(token, this.#keys.publicKeyText);
+    const entry = signVapidJwt(this.#keys, { aud: audience, exp, sub: this.#subject }).then((token) => ({
+      header: vapidAuthorization(token, this.#keys.publicKeyText),
+      exp,
+    }));
     this.#cache.delete(audience);
     if (this.#cache.size >= MAX_VAPID_CACHE_ENTRIES) {
       const oldest = this.#cache.keys().next().value;
       if (oldest !== undefined) this.#cache.delete(oldest);
     }
-    this.#cache.set(audience, { header, exp });
-    return header;
+    this.#cache.set(audience, Object.assign(entry, { exp }));
+    try {
+      return (await entry).header;
+    } catch (error) {
+      if (this.#cache.get(audience) === entry) this.#cache.delete(audience);
+      throw error;
+    }
   }
 
   /** Audiences currently cached (for tests and diagnostics). */

@@ -148,6 +148,16 @@ describe('VapidSigner cache', () => {
     expect(payload.exp! - Math.floor(nearExpiry / 1000)).toBe(VAPID_TOKEN_LIFETIME_SECONDS);
   });
 
+  it('concurrent requests for one audience share one signature', async () => {
+    const { keys } = await generateVapidKeys();
+    const signer = new VapidSigner(keys, 'mailto:ops@example.com');
+    const headers = await Promise.all(
+      Array.from({ length: 20 }, () => signer.authorization('https://push.example.net', NOW_MS)),
+    );
+    // ECDSA is randomized: separate signatures would differ.
+    expect(new Set(headers).size).toBe(1);
+  });
+
   it('stays bounded', async () => {
     const { keys } = await generateVapidKeys();
     const signer = new VapidSigner(keys, 'https://burrow.example.org/');
