@@ -181,6 +181,16 @@ describe('remote end to end', () => {
   });
 });
 
+describe('handshake budget', () => {
+  it('closes a phone socket that never finishes the handshake', async () => {
+    const ws = new WebSocket(`${relay.wsUrl}/v1/burrows/${burrow.enrollment.burrowId}/client`);
+    const started = Date.now();
+    const code = await new Promise<number>((resolve) => ws.on('close', (c) => resolve(c)));
+    expect(code).toBe(CloseCode.HANDSHAKE_TIMEOUT);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
+  }, 30_000);
+});
+
 describe('relay outage', () => {
   it('sessions keep running and the link says what is wrong in words', async () => {
     const session = burrow.registry.create({

@@ -131,6 +131,32 @@ describe('RelayLink', () => {
     expect(reasons[0]).toBe('the relay stopped answering');
   });
 
+  it('explains a refused token in words', async () => {
+    const wss = new WebSocketServer({
+      host: '127.0.0.1',
+      port: 0,
+      verifyClient: (_info, done) => done(false, 401, 'Unauthorized'),
+    });
+    await new Promise<void>((r) => wss.once('listening', () => r()));
+    cleanup.push(() => wss.close());
+    const reasons: string[] = [];
+    const link = new RelayLink({
+      relayUrl: `http://127.0.0.1:${(wss.address() as AddressInfo).port}`,
+      burrowId: ID,
+      burrowToken: TOKEN,
+      onFrame: () => {},
+      onStatus: (s) => {
+        if (s.kind === 'reconnecting') reasons.push(s.reason);
+      },
+      backoff: quickBackoff,
+      keepalive: fast,
+    });
+    cleanup.push(() => link.stop());
+    link.start();
+    await until(() => reasons.length > 0);
+    expect(reasons[0]).toBe("the relay refused this Burrow's token (HTTP 401); enroll again");
+  });
+
   it('explains an unreachable relay and keeps retrying', async () => {
     const reasons: string[] = [];
     const link = new RelayLink({
