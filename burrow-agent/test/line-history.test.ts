@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HISTORY_BLOCK_LINES, LineHistory, MAX_HISTORY_PAGE } from '../src/screen/line-history.js';
 import { LIVE_SCROLLBACK_LINES, ScreenModel } from '../src/screen/screen-model.js';
-import { until } from './helpers.js';
+import { replay, screenLines, until } from './helpers.js';
 
 describe('LineHistory', () => {
   it('pages lines back across blocks, before and after they are compressed off-thread', async () => {
@@ -42,6 +42,43 @@ describe('ScreenModel history', { timeout: 30_000 }, () => {
     expect(snap.historyEnd).toBe(kept);
     // The snapshot starts right where history ends.
     expect(snap.data.startsWith(`\x1b[31mrow ${kept}`)).toBe(true);
+    m.dispose();
+  });
+});
+
+describe('ScreenModel hibernation', { timeout: 30_000 }, () => {
+  it('parks the normal screen as a string and wakes to the same screen, history intact', async () => {
+    const m = new ScreenModel(60, 12);
+    let data = '';
+    for (let i = 0; i < 1000; i++) data += `\x1b[3${i % 8}mrow ${i}\x1b[0m\r\n`;
+    m.write(Buffer.from(`${data}\x1b[1mprompt$ `));
+    const before = await m.snapshot();
+    expect(await m.hibernate()).toBe(true);
+    expect(m.hibernated).toBe(true);
+    const parked = await m.snapshot();
+    expect(parked).toEqual(before);
+    // New output wakes it; lines keep flowing into history with no gap or duplicate.
+    let more = '';
+    for (let i = 1000; i < 1600; i++) more += `row ${i}\r\n`;
+    m.write(Buffer.from(`\r\n${more}`));
+    const after = await m.snapshot();
+    expect(m.hibernated).toBe(false);
+    const t = await replay(after.data, 60, 12);
+    expect(screenLines(t).at(-1)).toBe('');
+    const h = m.history;
+    const all: string[] = [];
+    for (let b = h.endLine; b > 0; b -= 1000) all.unshift(...h.read(b, 1000).lines);
+    const expected = Array.from({ length: h.endLine }, (_, i) =>
+      i === 1000 ? 'prompt$ ' : `row ${i < 1000 ? i : i - 1}`,
+    );
+    expect(all).toEqual(expected);
+    m.dispose();
+  });
+
+  it('keeps a model showing the alternate screen live', async () => {
+    const m = new ScreenModel(40, 10);
+    m.write(Buffer.from('\x1b[?1049hfull screen'));
+    expect(await m.hibernate()).toBe(false);
     m.dispose();
   });
 });

@@ -238,6 +238,31 @@ describe('session', { timeout: 30_000 }, () => {
     expect(tap.bytes(s.id).byteLength).toBeGreaterThan(0);
   });
 
+  it('an idle, unwatched session parks its model and wakes on attach and output, losing nothing', async () => {
+    const { tap } = setup();
+    const s = registry.create({ cwd: '/tmp', command: ['/bin/bash', '--norc', '--noprofile'] });
+    const v = new RecordingViewer('v');
+    const a = s.attach(v);
+    a.input(Buffer.from('echo one-$((1+1))\r'));
+    await until('echo', () => v.text().includes('one-2'));
+    // Watched: never parked.
+    expect(await s.maybeHibernate(Date.now() + 60_000)).toBe(false);
+    a.detach();
+    expect(await s.maybeHibernate(Date.now())).toBe(false); // not quiet long enough
+    const before = await s.snapshot();
+    expect(await registry.sweep(Date.now() + 60_000)).toBe(1);
+    const late = new RecordingViewer('late');
+    const a2 = s.attach(late);
+    await until('snapshot', () => late.events.length > 0);
+    expect(late.events[0]).toMatchObject({ type: 'snapshot', snapshot: before });
+    a2.input(Buffer.from('echo two-$((2+2))\r'));
+    await until('echo 2', () => late.text().includes('two-4'));
+    const snap = await s.snapshot();
+    const t = await replay(snap.data, snap.cols, snap.rows);
+    const ref = await replay(tap.bytes(s.id), snap.cols, snap.rows);
+    expect(screenLines(t)).toEqual(screenLines(ref));
+  });
+
   it('kills a running session: SIGHUP, then gone from the list', async () => {
     setup();
     const s = registry.create({ cwd: '/tmp', command: bash('sleep 100') });

@@ -50,8 +50,11 @@ export function checkSize(cols: number, rows: number): void {
 }
 
 export class ScreenModel {
-  private readonly term: XTerminal;
-  private readonly serializer = new SerializeAddon();
+  /** The live terminal; null while hibernated. */
+  private live: { term: XTerminal; serializer: InstanceType<typeof SerializeAddon> } | null;
+  /** While hibernated: the screen as a serialized string, exact at `written`. */
+  private frozen: string | null = null;
+  private size: { cols: number; rows: number };
   readonly history = new LineHistory();
   /** Marker on the first normal-buffer line not yet copied to history; undefined = buffer line 0. */
   private frontier: IMarker | undefined;
@@ -63,21 +66,21 @@ export class ScreenModel {
 
   constructor(cols: number, rows: number) {
     checkSize(cols, rows);
-    this.term = new Terminal({
-      cols,
-      rows,
-      scrollback: LIVE_SCROLLBACK_LINES + HISTORY_SLACK_LINES,
-      allowProposedApi: true,
-    });
-    this.term.loadAddon(this.serializer);
+    this.size = { cols, rows };
+    this.live = this.makeTerminal();
   }
 
   get cols(): number {
-    return this.term.cols;
+    return this.size.cols;
   }
 
   get rows(): number {
-    return this.term.rows;
+    return this.size.rows;
+  }
+
+  /** True while the model is parked as a string (see `hibernate`). */
+  get hibernated(): boolean {
+    return this.frozen !== null;
   }
 
   /** Bytes handed to the model that xterm has not parsed yet (the pipeline's backpressure signal). */
@@ -89,7 +92,7 @@ export class ScreenModel {
   write(chunk: Uint8Array): void {
     if (this.disposed) return;
     const maxLines = HISTORY_SLACK_LINES / 2;
-    const maxBytes = maxLines * this.term.cols;
+    const maxBytes = maxLines * this.size.cols;
     if (chunk.byteLength <= maxLines) {
       // Too short to scroll past the slack whatever it holds (a PTY read is usually ≤ 4 KiB).
       this.writePiece(chunk);
@@ -114,9 +117,10 @@ export class ScreenModel {
   }
 
   private writePiece(piece: Uint8Array): void {
+    const { term } = this.wake();
     this.written += piece.byteLength;
     const upTo = this.written;
-    this.term.write(piece, () => {
+    term.write(piece, () => {
       this.parsed = upTo;
       this.harvest();
     });
@@ -125,8 +129,11 @@ export class ScreenModel {
   /** Resolves once every byte written so far is parsed; `then` runs at exactly that point in the stream. */
   whenParsed<T>(then: (offset: number) => T): Promise<T> {
     const at = this.written;
+    // Parked: nothing is pending, so `then` runs now, before any later write can wake the model.
+    if (this.live === null) return new Promise((resolve) => resolve(then(at)));
+    const { term } = this.live;
     return new Promise((resolve, reject) => {
-      this.term.write('', () => {
+      term.write('', () => {
         try {
           resolve(then(at));
         } catch (err) {
@@ -136,12 +143,12 @@ export class ScreenModel {
     });
   }
 
-  /** The current screen, exact at the returned offset (call after whenParsed, or via `snapshot()`). */
+  /** The current screen, exact at the returned offset. */
   snapshot(): Promise<ScreenSnapshot> {
     return this.whenParsed((offset) => ({
-      data: this.serializer.serialize({ scrollback: LIVE_SCROLLBACK_LINES }),
-      cols: this.term.cols,
-      rows: this.term.rows,
+      data: this.frozen ?? this.live!.serializer.serialize({ scrollback: LIVE_SCROLLBACK_LINES }),
+      cols: this.size.cols,
+      rows: this.size.rows,
       offset,
       historyEnd: this.history.endLine,
     }));
@@ -149,22 +156,75 @@ export class ScreenModel {
 
   resize(cols: number, rows: number): void {
     checkSize(cols, rows);
-    if (cols === this.term.cols && rows === this.term.rows) return;
-    this.term.resize(cols, rows);
+    if (cols === this.size.cols && rows === this.size.rows) return;
+    const { term } = this.wake();
+    this.size = { cols, rows };
+    term.resize(cols, rows);
+  }
+
+  /**
+   * Parks an idle model as its serialized snapshot and frees the terminal (~1.5 MB of cell buffers); the next
+   * write, resize or dispose-free read wakes it by replaying that string into a fresh terminal. Only the normal
+   * screen is parked: serialization does not carry every mode a full-screen program may rely on (scroll
+   * regions, charsets), so a model showing the alternate screen stays live. Resolves whether it parked.
+   */
+  hibernate(): Promise<boolean> {
+    if (this.live === null || this.disposed) return Promise.resolve(false);
+    const live = this.live;
+    return this.whenParsed((at) => {
+      if (this.live !== live || at !== this.written || live.term.buffer.active.type !== 'normal')
+        return false;
+      this.harvest();
+      this.frozen = live.serializer.serialize({ scrollback: LIVE_SCROLLBACK_LINES });
+      this.frontier?.dispose();
+      this.frontier = undefined;
+      live.term.dispose();
+      this.live = null;
+      return true;
+    });
   }
 
   dispose(): void {
     this.disposed = true;
     this.frontier?.dispose();
-    this.term.dispose();
+    this.live?.term.dispose();
+    this.live = null;
+    this.frozen = null;
+  }
+
+  private makeTerminal(): { term: XTerminal; serializer: InstanceType<typeof SerializeAddon> } {
+    const term = new Terminal({
+      cols: this.size.cols,
+      rows: this.size.rows,
+      scrollback: LIVE_SCROLLBACK_LINES + HISTORY_SLACK_LINES,
+      allowProposedApi: true,
+    });
+    const serializer = new SerializeAddon();
+    term.loadAddon(serializer);
+    return { term, serializer };
+  }
+
+  /** The live terminal, replaying the parked snapshot first if the model was hibernated. */
+  private wake(): { term: XTerminal; serializer: InstanceType<typeof SerializeAddon> } {
+    if (this.live !== null) return this.live;
+    const live = this.makeTerminal();
+    // The parked string holds exactly the lines not yet in history (live scrollback + screen), so the fresh
+    // terminal's line 0 is the harvest frontier; the replay is queued before any new bytes.
+    live.term.write(this.frozen ?? '');
+    this.frozen = null;
+    this.frontier = undefined;
+    this.live = live;
+    return live;
   }
 
   /** Copies normal-buffer lines older than the live window into history. */
   private harvest(): void {
-    const buf = this.term.buffer.normal;
+    if (this.live === null) return;
+    const { term } = this.live;
+    const buf = term.buffer.normal;
     // Markers can only be placed while the normal buffer is active; the normal buffer does not scroll while
     // the alternate one is shown, so nothing is missed by waiting.
-    if (this.term.buffer.active !== buf) return;
+    if (term.buffer.active !== buf) return;
     let from = 0;
     if (this.frontier !== undefined) {
       if (this.frontier.isDisposed) {
@@ -181,6 +241,6 @@ export class ScreenModel {
       this.history.push(buf.getLine(i)?.translateToString(true) ?? '');
     }
     this.frontier?.dispose();
-    this.frontier = this.term.registerMarker(until - (buf.baseY + buf.cursorY));
+    this.frontier = term.registerMarker(until - (buf.baseY + buf.cursorY));
   }
 }

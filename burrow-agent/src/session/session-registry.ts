@@ -14,6 +14,8 @@ export const MAX_SESSIONS = 256;
 /** Most arguments in a session's command, and longest argument. */
 export const MAX_COMMAND_ARGS = 256;
 export const MAX_COMMAND_ARG_BYTES = 4096;
+/** How often idle sessions are checked for hibernation (one timer for the whole registry). */
+export const HIBERNATE_SWEEP_MS = 10_000;
 export const DEFAULT_COLS = 80;
 export const DEFAULT_ROWS = 24;
 
@@ -40,7 +42,19 @@ export class SessionRegistry {
   private readonly taps: OutputTap[] = [];
   private readonly listeners = new Set<ActivityListener>();
 
-  constructor(private readonly opts: RegistryOptions) {}
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly opts: RegistryOptions) {
+    this.sweeper = setInterval(() => void this.sweep(), HIBERNATE_SWEEP_MS);
+    // Never keeps the process alive on its own.
+    this.sweeper.unref();
+  }
+
+  /** Parks the screen models of idle, unwatched sessions; resolves to how many were parked. */
+  async sweep(now = this.opts.now()): Promise<number> {
+    const parked = await Promise.all([...this.sessions.values()].map((s) => s.maybeHibernate(now)));
+    return parked.filter(Boolean).length;
+  }
 
   /** Adds a pipeline stage for sessions created from now on (the parser, before any session exists). */
   addTap(tap: OutputTap): void {
@@ -142,6 +156,7 @@ export class SessionRegistry {
 
   /** Kills everything (daemon shutdown). */
   async killAll(): Promise<void> {
+    clearInterval(this.sweeper);
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(all.map((s) => s.terminate()));

@@ -22,6 +22,8 @@ export const OUTPUT_RING_BYTES = 256 * 1024;
 export const MAX_MODEL_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** Longest single input write accepted from a viewer. */
 export const MAX_INPUT_BYTES = 64 * 1024;
+/** A session nobody watches that has been quiet this long parks its screen model (see ScreenModel.hibernate). */
+export const HIBERNATE_AFTER_MS = 30_000;
 /** Grace between SIGHUP and SIGKILL when a session is killed. */
 export const KILL_GRACE_MS = 1500;
 
@@ -237,6 +239,19 @@ export class Session {
     this.viewers.delete(viewerId);
     this.guard(() => v.sink.close(reason));
     this.emit({ type: 'detach', sessionId: this.id, viewerId, kind: v.sink.kind, at: this.opts.now() });
+  }
+
+  /**
+   * Parks the screen model when no viewer is attached and the program has been quiet for HIBERNATE_AFTER_MS,
+   * so idle sessions cost a serialized string instead of a terminal's cell buffers. Any output or attach
+   * wakes it. `now` comes from the caller's clock.
+   */
+  maybeHibernate(now: number): Promise<boolean> {
+    const last = this.lastOutputAt ?? this.createdAt;
+    if (this.viewers.size > 0 || this.model.hibernated || now - last < HIBERNATE_AFTER_MS) {
+      return Promise.resolve(false);
+    }
+    return this.model.hibernate();
   }
 
   /** SIGHUP, then SIGKILL after KILL_GRACE_MS; resolves when the process has exited. */
