@@ -118,6 +118,20 @@ describe('remote end to end', () => {
       term.input('echo hel""lo\r');
       await until(() => out.includes('hello'), 'echo output');
       await until(() => session.info().cols === 100, 'the attach size');
+      // Session control from the phone: create, rename, kill — each reflected in the directory.
+      const created = await conn.create({
+        argv: ['/bin/sh', '-c', 'sleep 30'],
+        cwd: null,
+        name: 'made-remotely',
+        cols: 80,
+        rows: 24,
+      });
+      await until(() => conn.sessions.get(created)?.name === 'made-remotely', 'the created session');
+      await conn.rename(created, 'renamed-remotely');
+      await until(() => conn.sessions.get(created)?.name === 'renamed-remotely', 'the rename');
+      await conn.kill(created);
+      await until(() => !conn.sessions.has(created), 'the kill');
+      await expect(conn.rename('nosuchid', 'x')).rejects.toThrow('no such session');
       const page = await conn.history(session.id, 0, 10);
       expect(page).toMatchObject({ endLine: 0, hasOlder: false });
       conn.acknowledge(session.id, false);
