@@ -12,13 +12,17 @@ typeset -g __burrow_ran=0
 # Sets REPLY to $1 in 633's value escaping.
 __burrow_escape() {
   builtin emulate -L zsh
-  local s=$1 out='' c i
+  local s=$1 out='' c i n
   s=${s//\\/\\\\}
   s=${s//;/\\x3b}
   if [[ $s == *[[:cntrl:]]* ]]; then
     for (( i = 1; i <= $#s; i++ )); do
       c=$s[i]
-      if [[ $c == [[:cntrl:]] ]]; then builtin printf -v c '\\x%02x' "'$c"; fi
+      # C1 controls are multibyte in UTF-8 and pass as they are, like any other non-ASCII text.
+      if [[ $c == [[:cntrl:]] ]]; then
+        builtin printf -v n '%d' "'$c"
+        if (( n < 128 )); then builtin printf -v c '\\x%02x' "$n"; fi
+      fi
       out+=$c
     done
     s=$out

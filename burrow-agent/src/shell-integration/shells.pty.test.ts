@@ -258,7 +258,9 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s with Burrow shell integratio
 
 describe('bash specifics', () => {
   it('names a line the history did not keep by its first simple command, and ignores an empty line', async () => {
-    const s = await start('bash', { files: { '.bashrc': "set -u\nHISTCONTROL=ignorespace\nPS1='bcustom> '" } });
+    const s = await start('bash', {
+      files: { '.bashrc': "set -u\nHISTCONTROL=ignorespace\nPS1='bcustom> '" },
+    });
     const hidden = await s.run(' echo hidden; echo more');
     expect(commandMarks(hidden.events)).toEqual([
       { type: 'command-start', commandLine: 'echo hidden', trusted: true },
