@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -85,6 +85,16 @@ describe('shellIntegrationLaunch', () => {
     unchanged('zsh', ['-f']);
     unchanged('fish', ['--interactive', '-c', 'ls']);
     unchanged('bash', [], { BURROW_SHELL_INTEGRATION: '0' });
+    const colon = mkdtempSync(join(tmpdir(), 'burrow-si-a:b-'));
+    try {
+      cpSync(dir, colon, { recursive: true });
+      unchanged('fish', [], {}, colon);
+      expect(
+        shellIntegrationLaunch({ ...base, shellPath: 'zsh', args: [], integrationDir: colon }).integrated,
+      ).toBe(true);
+    } finally {
+      rmSync(colon, { recursive: true });
+    }
     const empty = mkdtempSync(join(tmpdir(), 'burrow-si-empty-'));
     try {
       unchanged('zsh', [], {}, empty);

@@ -112,6 +112,8 @@ export function shellIntegrationLaunch(request: ShellLaunchRequest): ShellLaunch
     }
     case 'fish': {
       const dataDir = join(integrationDir, 'fish-data');
+      // XDG_DATA_DIRS is colon-separated: a directory with a colon in it cannot be listed there.
+      if (dataDir.includes(':')) return unchanged;
       if (env.XDG_DATA_DIRS === undefined) injected[FISH_XDG_UNSET_ENV] = '1';
       injected.XDG_DATA_DIRS = `${dataDir}:${env.XDG_DATA_DIRS ?? XDG_DATA_DIRS_DEFAULT}`;
       injected[FISH_DATA_DIR_ENV] = dataDir;
