@@ -3,6 +3,10 @@
  * verified by jose, RFC 8291 decrypted by http_ece, real HTTP on loopback, and inside it a real sealed
  * envelope the phone opens.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateKeyPair, openPushEnvelope, sealPushEnvelope } from '@burrow/crypto';
 import {
   decodeBase64url,
@@ -21,6 +25,7 @@ import { signVapidJwt, vapidAuthorization } from '../../relay-worker/src/push/va
 import { generateVapidKeys, type VapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { VapidSigner } from '../../relay-worker/src/push/vapid-signer.js';
 import { encryptWebPush } from '../../relay-worker/src/push/web-push-encryption.js';
+import { freePort, REPO_ROOT } from '../../relay-worker/test/harness.js';
 import { type IssuedSubscription, LocalPushService } from '../helpers/push-service.js';
 
 let service: LocalPushService;
@@ -224,5 +229,77 @@ describe('the local push service refuses what a real one would', () => {
     expect((await post(sub, body, { Authorization: good })).status).toBe(201);
     service.unsubscribe(sub.endpoint);
     expect((await post(sub, body, { Authorization: good })).status).toBe(410);
+  });
+});
+
+describe('the same push code on workerd (wrangler dev) → local push service', () => {
+  const CONFIG = join(REPO_ROOT, 'relay-worker', 'src', 'push', 'workerd-check', 'wrangler.toml');
+  const READY_TIMEOUT_MS = 120_000;
+  let child: ChildProcess | undefined;
+  let persistDir = '';
+  let url = '';
+
+  beforeAll(async () => {
+    const [port, inspector] = [await freePort(), await freePort()];
+    persistDir = await mkdtemp(join(tmpdir(), 'burrow-push-workerd-'));
+    const args = ['dev', '--config', CONFIG, '--ip', '127.0.0.1', '--port', String(port)];
+    args.push('--inspector-port', String(inspector), '--persist-to', persistDir);
+    child = spawn(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), ...args],
+      {
+        cwd: persistDir,
+        stdio: 'ignore',
+        detached: true,
+        env: {
+          ...process.env,
+          CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+          WRANGLER_SEND_METRICS: 'false',
+          NO_UPDATE_NOTIFIER: '1',
+        },
+      },
+    );
+    url = `http://127.0.0.1:${port}/`;
+    const end = Date.now() + READY_TIMEOUT_MS;
+    for (;;) {
+      try {
+        if ((await fetch(url)).status === 405) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > end)
+        throw new Error(`wrangler dev did not serve ${CONFIG} within ${READY_TIMEOUT_MS} ms`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  });
+  afterAll(async () => {
+    if (child?.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    if (persistDir !== '') await rm(persistDir, { recursive: true, force: true });
+  });
+
+  it('reproduces RFC 8291 Appendix A, reaches loopback only with the dev switch, and the service accepts it', async () => {
+    const subscription = service.subscribe();
+    const before = service.received.length;
+    const res = await fetch(url, { method: 'POST', body: JSON.stringify({ subscription }) });
+    const out = (await res.json()) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      rfc8291: true,
+      delivered: { outcome: 'delivered', status: 201 },
+      refused: { outcome: 'failed', status: null },
+    });
+    const push = service.received.slice(before).find((r) => r.endpoint === subscription.endpoint)!;
+    expect(push).toMatchObject({
+      ttl: 30,
+      urgency: 'low',
+      topic: 'd29ya2VyZA',
+      vapidPublicKey: out.vapidPublicKey,
+    });
+    expect(push.plaintext).toEqual(new Uint8Array(300).fill(9));
   });
 });
