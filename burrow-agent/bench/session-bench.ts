@@ -17,7 +17,8 @@ import { ControlClient } from '../src/control/control-client.js';
 import { controlSocketPath } from '../src/control/control-paths.js';
 import { readControlToken } from '../src/control/control-token.js';
 import { HISTORY_SLACK_LINES, LIVE_SCROLLBACK_LINES, ScreenModel } from '../src/screen/screen-model.js';
-import { SessionRegistry } from '../src/session/session-registry.js';
+import { HIBERNATE_AFTER_MS } from '../src/session/session.js';
+import { HIBERNATE_SWEEP_MS, SessionRegistry } from '../src/session/session-registry.js';
 import type { ViewerSink } from '../src/viewer/viewer.js';
 
 const LINES = 10_000;
@@ -134,8 +135,13 @@ async function daemonBench(): Promise<void> {
       // Let the models finish parsing and the heap settle.
       await new Promise((r) => setTimeout(r, 3000));
     };
+    // Sessions nobody watches park their screen model after HIBERNATE_AFTER_MS quiet (swept every
+    // HIBERNATE_SWEEP_MS); measure both just after the output and once parked.
+    const parkWait = HIBERNATE_AFTER_MS + HIBERNATE_SWEEP_MS + 2000;
     await fill(1);
     const one = rss();
+    await new Promise((r) => setTimeout(r, parkWait));
+    const oneParked = rss();
     // Attach over the socket: connect + handshake + snapshot frame.
     const times: number[] = [];
     const list = (await c.request('list', {})) as { sessions: { id: string }[] };
@@ -161,11 +167,21 @@ async function daemonBench(): Promise<void> {
     );
     await fill(49);
     const fifty = rss();
+    await new Promise((r) => setTimeout(r, parkWait));
+    const fiftyParked = rss();
     const per = (fifty - one) / 49;
+    const perParked = (fiftyParked - oneParked) / 49;
     console.log(
       `  daemon RSS: empty ${fmt(baseRss)} MB, 1 session ${fmt(one)} MB, 50 sessions ${fmt(fifty)} MB`,
     );
-    row('memory per additional idle 10k-line session', `${fmt(per, 2)} MB`, '≤ 4 MB', per <= 4);
+    console.log(`  after parking: 1 session ${fmt(oneParked)} MB, 50 sessions ${fmt(fiftyParked)} MB`);
+    row('RSS per additional 10k-line session, just quiet', `${fmt(per, 2)} MB`, '≤ 4 MB', per <= 4);
+    row(
+      'RSS per additional 10k-line session, idle (parked)',
+      `${fmt(perParked, 2)} MB`,
+      '≤ 4 MB',
+      perParked <= 4,
+    );
     c.close();
   } finally {
     proc.kill('SIGTERM');
@@ -315,6 +331,10 @@ async function retainedBench(): Promise<void> {
   }
   const per = (used() - before) / 20 / 1e6;
   row('retained per 10k-line screen model (heap+buffers)', `${fmt(per, 2)} MB`, '—', true);
+  await Promise.all(models.map((m) => m.hibernate()));
+  await new Promise((r) => setTimeout(r, 200)); // let off-thread history compression land
+  const parked = (used() - before) / 20 / 1e6;
+  row('retained per parked (idle) screen model', `${fmt(parked, 2)} MB`, '—', true);
   console.log(
     `  + ${256} KiB output ring per session; live ${LIVE_SCROLLBACK_LINES} + slack ${HISTORY_SLACK_LINES} lines in xterm`,
   );
