@@ -5,8 +5,8 @@
  * A send naming more than MAX_PUSH_TARGETS targets is refused whole (DESIGN §4.1) — the Burrow clamps first.
  */
 import * as v from 'valibot';
-import { decodeBase64url, isBase64urlOfLength } from '../relay/base64url.js';
-import { DELIVERY_ID_BYTES, DeliveryIdSchema } from '../relay/http-bodies.js';
+import { decodeBase64url } from '../relay/base64url.js';
+import { DeliveryIdSchema } from '../relay/http-bodies.js';
 import { RelayCodecError } from '../relay/relay-codec-error.js';
 
 /** Targets per send; over it the relay refuses the whole send (alert-spec: MAX_PUSH_QUERY_DELIVERY_IDS). */
@@ -22,7 +22,7 @@ export const MAX_PUSH_TTL_SECONDS = 28 * 24 * 60 * 60;
 /** RFC 8030 §5.3 urgency values. */
 export const PUSH_URGENCIES = ['very-low', 'low', 'normal', 'high'] as const;
 export type PushUrgency = (typeof PUSH_URGENCIES)[number];
-/** Longest push-service status reported back (HTTP statuses are 100–599). */
+/** A failed target reports the push service's HTTP status (100–599).
 const HTTP_STATUS_MIN = 100;
 const HTTP_STATUS_MAX = 599;
 
@@ -129,6 +129,3 @@ function isCanonicalBase64url(s: string): boolean {
     return false;
   }
 }
-
-/** Exposed for tests and the relay: a deliveryId is base64url of DELIVERY_ID_BYTES. */
-export const isDeliveryId = (s: unknown): s is string => isBase64urlOfLength(s, DELIVERY_ID_BYTES);
