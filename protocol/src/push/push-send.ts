@@ -22,7 +22,7 @@ export const MAX_PUSH_TTL_SECONDS = 28 * 24 * 60 * 60;
 /** RFC 8030 §5.3 urgency values. */
 export const PUSH_URGENCIES = ['very-low', 'low', 'normal', 'high'] as const;
 export type PushUrgency = (typeof PUSH_URGENCIES)[number];
-/** A failed target reports the push service's HTTP status (100–599).
+/** A failed target reports the push service's HTTP status (100–599). */
 const HTTP_STATUS_MIN = 100;
 const HTTP_STATUS_MAX = 599;
 
