@@ -1,11 +1,13 @@
 import {
   chmodSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -140,6 +142,21 @@ describe('runSetupClaude', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ preferredNotifChannel: 'iterm2' });
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readdirSync(h)).toEqual(['custom-claude']);
+  });
+
+  it('keeps a symlinked settings.json a symlink, changing the file it points to', async () => {
+    const h = home();
+    mkdirSync(join(h, 'dotfiles'));
+    mkdirSync(join(h, '.claude'));
+    const real = join(h, 'dotfiles', 'claude-settings.json');
+    writeFileSync(real, '{"a":1}');
+    const link = join(h, '.claude', 'settings.json');
+    symlinkSync(real, link);
+    const result = await runSetupClaude(options(h, { yes: true }).opts);
+    expect(result).toMatchObject({ status: 'changed', path: link });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(real, 'utf8'))).toEqual({ a: 1, preferredNotifChannel: 'iterm2' });
+    expect(readdirSync(join(h, 'dotfiles'))).toEqual(['claude-settings.json']);
   });
 
   it('refuses when the file changed while the question was open', async () => {

@@ -4,7 +4,7 @@
  * where, ask (unless `--yes`), back the file up, then rewrite it atomically with every other key kept. Running
  * it again when the value is already set changes nothing.
  */
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import {
   BURROW_NOTIF_CHANNEL,
   claudeSettingsPath,
@@ -104,7 +104,9 @@ export async function runSetupClaude(options: SetupClaudeOptions): Promise<Setup
     throw new SetupClaudeError(`${path} changed while Burrow was asking; nothing was changed. Run it again.`);
   }
   const backup = file.text === null ? null : backupFile(path, now());
-  writeAtomically(path, withNotifChannel(file.settings), file.mode, randomSuffix());
+  // A settings.json that is a symlink (dotfile managers) stays one: the file it points to is replaced.
+  const target = file.text === null ? path : realpathSync(path);
+  writeAtomically(target, withNotifChannel(file.settings), file.mode, randomSuffix());
   stdout.write(
     `${backup === null ? 'Created' : `Backed up to ${backup}; updated`} ${path}. ` +
       'Claude Code sessions started from now on use it.\n',
