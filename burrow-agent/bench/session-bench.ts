@@ -316,12 +316,15 @@ async function retainedBench(): Promise<void> {
     return;
   }
   const data = readFileSync(tenK);
-  const used = () => {
+  // Two GC rounds a tick apart: a disposed xterm is only unreachable once its write loop has unwound.
+  const used = async () => {
+    gc();
+    await new Promise((r) => setTimeout(r, 50));
     gc();
     const m = process.memoryUsage();
     return m.heapUsed + m.arrayBuffers;
   };
-  const before = used();
+  const before = await used();
   const models: ScreenModel[] = [];
   for (let i = 0; i < 20; i++) {
     const m = new ScreenModel(COLS, 40);
@@ -329,11 +332,12 @@ async function retainedBench(): Promise<void> {
     await m.whenParsed(() => undefined);
     models.push(m);
   }
-  const per = (used() - before) / 20 / 1e6;
+  const per = ((await used()) - before) / 20 / 1e6;
   row('retained per 10k-line screen model (heap+buffers)', `${fmt(per, 2)} MB`, '—', true);
-  await Promise.all(models.map((m) => m.hibernate()));
+  const parkedCount = (await Promise.all(models.map((m) => m.hibernate()))).filter(Boolean).length;
+  if (parkedCount !== models.length) console.log(`  only ${parkedCount} of ${models.length} models parked`);
   await new Promise((r) => setTimeout(r, 200)); // let off-thread history compression land
-  const parked = (used() - before) / 20 / 1e6;
+  const parked = ((await used()) - before) / 20 / 1e6;
   row('retained per parked (idle) screen model', `${fmt(parked, 2)} MB`, '—', true);
   console.log(
     `  + ${256} KiB output ring per session; live ${LIVE_SCROLLBACK_LINES} + slack ${HISTORY_SLACK_LINES} lines in xterm`,

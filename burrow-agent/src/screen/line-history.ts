@@ -28,7 +28,7 @@ interface Block {
   readonly count: number;
   /** The block's lines joined by '\n' until its compressed form is ready. */
   text: string | null;
-  data: Buffer | null;
+  data: Uint8Array | null;
 }
 
 export class LineHistory {
@@ -97,8 +97,11 @@ export class LineHistory {
     this.openFirst += this.open.length;
     this.open = [];
     // Level 1: history is written far more than read, and level 1 still shrinks terminal text ~4–8×.
-    const done = (data: Buffer) => {
+    const done = (out: Buffer) => {
       if (block.text === null) return;
+      // zlib hands back a view into its 16 KiB output chunk; copy to an exact-size buffer, or every ~2 KB block
+      // would keep 16 KB alive.
+      const data = new Uint8Array(out);
       this.sealedBytes += data.byteLength - block.text.length;
       block.data = data;
       block.text = null;

@@ -52,8 +52,11 @@ export function checkSize(cols: number, rows: number): void {
 export class ScreenModel {
   /** The live terminal; null while hibernated. */
   private live: { term: XTerminal; serializer: InstanceType<typeof SerializeAddon> } | null;
-  /** While hibernated: the screen as a serialized string, exact at `written`. */
-  private frozen: string | null = null;
+  /**
+   * While hibernated: the serialized screen as exact-size UTF-8 bytes, exact at `written`. Bytes, not the
+   * string: serialize builds a rope of thousands of small strings that costs several times its length.
+   */
+  private frozen: Uint8Array | null = null;
   private size: { cols: number; rows: number };
   readonly history = new LineHistory();
   /** Marker on the first normal-buffer line not yet copied to history; undefined = buffer line 0. */
@@ -146,7 +149,10 @@ export class ScreenModel {
   /** The current screen, exact at the returned offset. */
   snapshot(): Promise<ScreenSnapshot> {
     return this.whenParsed((offset) => ({
-      data: this.frozen ?? this.live!.serializer.serialize({ scrollback: LIVE_SCROLLBACK_LINES }),
+      data:
+        this.frozen !== null
+          ? Buffer.from(this.frozen.buffer, this.frozen.byteOffset, this.frozen.byteLength).toString('utf8')
+          : this.live!.serializer.serialize({ scrollback: LIVE_SCROLLBACK_LINES }),
       cols: this.size.cols,
       rows: this.size.rows,
       offset,
@@ -175,7 +181,9 @@ export class ScreenModel {
       if (this.live !== live || at !== this.written || live.term.buffer.active.type !== 'normal')
         return false;
       this.harvest();
-      this.frozen = live.serializer.serialize({ scrollback: LIVE_SCROLLBACK_LINES });
+      this.frozen = new Uint8Array(
+        Buffer.from(live.serializer.serialize({ scrollback: LIVE_SCROLLBACK_LINES }), 'utf8'),
+      );
       this.frontier?.dispose();
       this.frontier = undefined;
       live.term.dispose();
@@ -210,7 +218,7 @@ export class ScreenModel {
     const live = this.makeTerminal();
     // The parked string holds exactly the lines not yet in history (live scrollback + screen), so the fresh
     // terminal's line 0 is the harvest frontier; the replay is queued before any new bytes.
-    live.term.write(this.frozen ?? '');
+    if (this.frozen !== null) live.term.write(this.frozen);
     this.frozen = null;
     this.frontier = undefined;
     this.live = live;
