@@ -161,7 +161,9 @@ describe('Pocket in a phone browser', () => {
     for (let i = 1; i <= 30; i++) expect(text.match(new RegExp(`tick-${i}(?!\\d)`, 'g'))).toHaveLength(1);
   });
 
-  it('offline and back: the app says it is offline, then carries on', async () => {
+  it('offline and back: the shell opens offline and says so, then carries on', {
+    timeout: 120_000,
+  }, async () => {
     await context.setOffline(true);
     await page.getByText(/Offline — Pocket reconnects/).waitFor();
     // The precached shell opens with no network at all (service worker navigation fallback).
@@ -172,9 +174,16 @@ describe('Pocket in a phone browser', () => {
     await page.screenshot({ path: join(ARTIFACTS_DIR, 'pocket-offline.png') });
     await context.setOffline(false);
     await page.locator('.term-host[data-painted="yes"]').waitFor({ timeout: 30_000 });
+    // Connected again: the terminal view's connection notice is gone.
+    await page.locator('.term-status').waitFor({ state: 'detached', timeout: 30_000 });
     await page.getByText(/Offline — Pocket reconnects/).waitFor({ state: 'detached' });
     const compose = page.getByRole('textbox', { name: 'Type a line to send' });
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.type("echo via-xterm-''after-offline");
+    await page.keyboard.press('Enter');
+    await waitForTerminal(/via-xterm-after-offline/, 20_000);
     await compose.fill("echo back-''online");
+    expect(await compose.inputValue()).toBe("echo back-''online");
     await compose.press('Enter');
     await waitForTerminal(/back-online/, 60_000);
   });

@@ -8,6 +8,7 @@
  * prompt posts SKIP_WAITING via workbox-window's messageSkipWaiting), so a running terminal is not reloaded
  * under the user's fingers.
  */
+import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 
@@ -16,6 +17,9 @@ declare const self: ServiceWorkerGlobalScope & {
 };
 
 precacheAndRoute(self.__WB_MANIFEST);
+// Take control of the page that installed the first worker, so it works offline without a reload. A later
+// worker only activates when the user accepted the update prompt, and the page then reloads anyway.
+clientsClaim();
 cleanupOutdatedCaches();
 
 // The relay's API lives under /v1; everything else that is a navigation is the single-page app.
