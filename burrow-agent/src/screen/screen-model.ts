@@ -13,6 +13,8 @@ import xtermSerialize from '@xterm/addon-serialize';
 import type { IMarker, Terminal as XTerminal } from '@xterm/headless';
 import xtermHeadless from '@xterm/headless';
 import { LineHistory } from './line-history.js';
+import { lineText } from './line-text.js';
+import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = xtermSerialize;
@@ -24,10 +26,7 @@ export const LIVE_SCROLLBACK_LINES = 300;
  * model write never scrolls more than HISTORY_SLACK_LINES / 2 lines (writes are split), so none are lost.
  */
 export const HISTORY_SLACK_LINES = 100;
-export const MIN_COLS = 2;
-export const MAX_COLS = 1000;
-export const MIN_ROWS = 1;
-export const MAX_ROWS = 500;
+export { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
 
 export interface ScreenSnapshot {
   /** Escape-sequence string that reproduces the screen, scrollback and modes on a fresh terminal. */
@@ -246,7 +245,8 @@ export class ScreenModel {
     const until = buf.baseY - LIVE_SCROLLBACK_LINES;
     if (until <= from) return;
     for (let i = from; i < until; i++) {
-      this.history.push(buf.getLine(i)?.translateToString(true) ?? '');
+      const line = buf.getLine(i);
+      this.history.push(line === undefined ? '' : lineText(line));
     }
     this.frontier?.dispose();
     this.frontier = term.registerMarker(until - (buf.baseY + buf.cursorY));
