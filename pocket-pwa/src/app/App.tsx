@@ -149,8 +149,12 @@ export function App({ hub, pair, now = Date.now, onUpdate }: AppProps) {
     );
   }
 
+  // On the terminal the app is exactly the visual viewport; banners (offline, update, errors) stay above the
+  // terminal instead of under it.
+  const fullScreen =
+    pairLink === null && route.screen === 'terminal' && hub.find(route.burrowId) !== undefined;
   return (
-    <div className="app">
+    <div className={fullScreen ? 'app app-terminal' : 'app'}>
       {!online && (
         <div className="offline" role="status">
           Offline — Pocket reconnects when the network is back.

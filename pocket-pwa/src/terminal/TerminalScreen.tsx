@@ -153,9 +153,10 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
           Select
         </button>
       </header>
-      {(!online || conn.status.kind !== 'connected' || entry?.exited) && (
+      {/* Offline is said once, by the app's banner above; this line is for the Burrow's side. */}
+      {online && (conn.status.kind !== 'connected' || entry?.exited) && (
         <p className="term-status" role="status">
-          {!online ? 'this phone is offline' : entry?.exited ? 'this session has exited' : conn.statusText}
+          {entry?.exited ? 'this session has exited' : conn.statusText}
         </p>
       )}
       <div className="term-host" ref={host} data-painted={painted ? 'yes' : 'no'} />
