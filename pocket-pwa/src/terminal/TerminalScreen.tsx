@@ -4,6 +4,7 @@
  * and the core re-attaches from the last offset after a reconnect. Lazy-loaded: xterm is most of the app's JS.
  */
 import '@xterm/xterm/css/xterm.css';
+import { MAX_HISTORY_LINES } from '@burrow/protocol';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import { useEffect, useRef, useState } from 'react';
@@ -17,8 +18,8 @@ import { NO_MODIFIERS } from './sticky-modifiers.js';
 import { TERMINAL_FONT_FAMILY, TERMINAL_FONT_SIZE_PX } from './terminal-metrics.js';
 import { useVisualViewport } from './use-visual-viewport.js';
 
-/** Lines xterm keeps locally; the Burrow's snapshot brings at most its own scrollback. */
-const LOCAL_SCROLLBACK_LINES = 5000;
+/** Lines xterm keeps locally: a whole history page (protocol MAX_HISTORY_LINES), so a full snapshot fits. */
+const LOCAL_SCROLLBACK_LINES = MAX_HISTORY_LINES;
 /** Resizes (rotation, keyboard) settle before the PTY is told, so a program redraws once. */
 const RESIZE_SETTLE_MS = 150;
 
