@@ -9,6 +9,7 @@ import { MAX_UNREAD_BODY_DRAIN_BYTES } from './limits.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { enrollRoutes } from './routes/enroll.js';
 import { infoRoutes } from './routes/info.js';
+import { pushRoutes } from './routes/push.js';
 import { socketRoutes } from './routes/sockets.js';
 import { withSecurityHeaders } from './security-headers.js';
 import type { AppEnv, RelayServices } from './services.js';
@@ -27,6 +28,7 @@ export function createApp(services: (request: Request, bindings: unknown) => Rel
   enrollRoutes(app);
   socketRoutes(app);
   deliveryRoutes(app);
+  pushRoutes(app);
   app.all(`${HTTP_API_PREFIX}/*`, () => jsonError(ErrorCode.NOT_FOUND, 'no such relay route'));
   app.all(HTTP_API_PREFIX, () => jsonError(ErrorCode.NOT_FOUND, 'no such relay route'));
   app.all('*', async (c) => withSecurityHeaders(await c.get('services').fetchAsset(c.req.raw)));

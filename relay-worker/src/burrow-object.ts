@@ -14,13 +14,18 @@ import {
   ErrorCode,
   KEEPALIVE_PING,
   KEEPALIVE_PONG,
+  type PushSendResponse,
   type PushSubscriptionBody,
 } from '@burrow/protocol';
 import { type ApiResult, fail, ok } from './api-result.js';
 import { BurrowStore } from './burrow-store.js';
-import type { Env } from './env.js';
+import { allowsLoopbackPushForDev, type Env } from './env.js';
 import { jsonError } from './json-error.js';
+import { PUSH_SEND_RATE_PER_BURROW } from './limits.js';
+import { handlePushSend } from './push/push-send.js';
+import { vapidSignerFromConfig } from './push/vapid-config.js';
 import { RelayRouter, type SocketMeta } from './relay-router.js';
+import { type TokenBucketState, take } from './token-bucket.js';
 import { bearerToken, constantTimeEqual, hashToken } from './tokens.js';
 
 /** Hibernation tags, so a socket's role is visible to `getWebSockets(tag)` too. */
@@ -37,6 +42,8 @@ export class BurrowObject extends DurableObject<Env> {
   private readonly store: BurrowStore;
   private readonly router: RelayRouter<WebSocket>;
   private readonly startedAt = Date.now();
+  /** Push sends per minute (RL-PUSH-5); in memory, starts full after a wake like the connect bucket (RL-DO-4). */
+  private pushBucket: TokenBucketState | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -110,6 +117,31 @@ export class BurrowObject extends DurableObject<Env> {
     return this.store.deleteSubscription(deliveryId)
       ? ok(null)
       : fail(ErrorCode.NOT_FOUND, 'no subscription');
+  }
+
+  /**
+   * The Burrow's push send (DESIGN §4.4 step 4): token, configuration, rate, then push/push-send.ts does the
+   * rest with this Burrow's subscriptions. Gone subscriptions are deleted only if they still name the
+   * endpoint that was gone. [SPEC: RL-PUSH-1..6]
+   */
+  async push(burrowToken: string, json: unknown): Promise<ApiResult<PushSendResponse>> {
+    const denied = await this.checkBurrow(burrowToken);
+    if (denied) return denied;
+    const vapid = await vapidSignerFromConfig(this.env.VAPID_PRIVATE_KEY, this.env.VAPID_SUBJECT);
+    if (vapid === null) return fail(ErrorCode.PUSH_UNAVAILABLE, 'push is not configured on this relay');
+    const now = Date.now();
+    const admitted = take(PUSH_SEND_RATE_PER_BURROW, this.pushBucket, now);
+    this.pushBucket = admitted.state;
+    if (!admitted.allowed) return fail(ErrorCode.RATE_LIMITED, 'too many push sends for this Burrow');
+    return handlePushSend(json, {
+      subscriptionsFor: (ids) => this.store.subscriptionsFor(ids),
+      deleteSubscription: (id, endpoint) => this.store.deleteSubscriptionIfEndpoint(id, endpoint),
+      vapid,
+      // A plain arrow: workerd's fetch must not be called with another `this`.
+      fetch: (url, init) => fetch(url, init),
+      clock: Date.now,
+      allowLoopbackForDev: allowsLoopbackPushForDev(this.env),
+    });
   }
 
   // ---- WebSocket upgrades (Worker forwards the request; it has checked the path and the source rate) ----

@@ -32,7 +32,7 @@ export interface DeliveryRow {
   readonly subscriptionUpdatedAt: number | null;
 }
 
-/** A stored subscription, as the push sender (a later issue) will read it. */
+/** A stored subscription, as the push sender reads it (it fits push-send.ts `HeldSubscription`). */
 export interface StoredSubscription extends PushSubscriptionBody {
   readonly deliveryId: string;
   readonly updatedAt: number;
@@ -139,9 +139,20 @@ export class BurrowStore {
   }
 
   /**
-   * PUSH SEAM: the Burrow-authenticated push-send route (a later issue) intersects its named targets with
-   * this, encrypts each envelope for its subscription (RFC 8291) and deletes subscriptions the push service
-   * reports gone. Nothing calls it yet.
+   * Deletes `deliveryId`'s subscription only while it still names `endpoint`: a push service's 404/410 is
+   * about the endpoint the relay used, and the phone may have re-subscribed (a new endpoint) meanwhile.
+   * [SPEC: RL-PUSH-4]
+   */
+  deleteSubscriptionIfEndpoint(deliveryId: string, endpoint: string): boolean {
+    return (
+      this.sql.exec('DELETE FROM subscriptions WHERE delivery_id = ? AND endpoint = ?', deliveryId, endpoint)
+        .rowsWritten > 0
+    );
+  }
+
+  /**
+   * The subscriptions held for `deliveryIds` (the push send's named targets; at most MAX_PUSH_TARGETS, each
+   * a primary-key lookup); ids without one are simply absent. [SPEC: RL-PUSH-3]
    */
   subscriptionsFor(deliveryIds: readonly string[]): StoredSubscription[] {
     const out: StoredSubscription[] = [];

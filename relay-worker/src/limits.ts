@@ -2,8 +2,11 @@
  * Every limit the relay enforces, with units, in one place (DESIGN §4.1). [SPEC: RL-LIM-1]
  * Frame sizes come from the protocol package because both ends must agree on them.
  */
-import { MAX_AGENT_FRAME_BYTES, MAX_CLIENT_FRAME_BYTES } from '@burrow/protocol';
+import { MAX_AGENT_FRAME_BYTES, MAX_CLIENT_FRAME_BYTES, MAX_PUSH_TARGETS } from '@burrow/protocol';
+import { MAX_PUSH_SEND_BODY_BYTES } from './push/push-send.js';
 import type { TokenBucketConfig } from './token-bucket.js';
+
+export { MAX_PUSH_SEND_BODY_BYTES };
 
 /** A phone frame is one Noise message: at most 65535 bytes. Over it → close FRAME_TOO_LARGE (4003). */
 export const CLIENT_FRAME_MAX_BYTES = MAX_CLIENT_FRAME_BYTES;
@@ -25,11 +28,26 @@ export const ENROLL_RATE_PER_SOURCE: TokenBucketConfig = { capacity: 5, refillIn
 /** Registered deliveries (paired phones) per Burrow. */
 export const MAX_DELIVERIES_PER_BURROW = 64;
 
+/**
+ * Push sends (`POST /v1/burrows/:id/push`) per Burrow per minute, after its bearer is checked. A Burrow sends
+ * one per alert (all its phones in one send), so 60 is far above real use; it bounds what a leaked or buggy
+ * Burrow can make the relay POST: at most 60 × MAX_PUSH_TARGETS pushes a minute. [SPEC: RL-PUSH-5]
+ */
+export const PUSH_SENDS_PER_MINUTE_PER_BURROW = 60;
+/** The bucket for it: a burst of the whole minute, then one send back every second. In memory, like RL-DO-4. */
+export const PUSH_SEND_RATE_PER_BURROW: TokenBucketConfig = {
+  capacity: PUSH_SENDS_PER_MINUTE_PER_BURROW,
+  refillIntervalMs: 60_000 / PUSH_SENDS_PER_MINUTE_PER_BURROW,
+};
+
 /** Largest JSON request body accepted on any `/v1` route (bytes). A subscription is ~600 bytes. */
 export const MAX_JSON_BODY_BYTES = 4_096;
 
-/** Most of a refused request's unread body the Worker reads away before answering (bytes). */
-export const MAX_UNREAD_BODY_DRAIN_BYTES = 64 * 1024;
+/**
+ * Most of a refused request's unread body the Worker reads away before answering (bytes): twice the largest
+ * body any route accepts (the push send's), so a body refused for being a little too large is read whole.
+ */
+export const MAX_UNREAD_BODY_DRAIN_BYTES = 2 * MAX_PUSH_SEND_BODY_BYTES;
 
 /** Longest `Authorization` header read (characters); a bearer token is 43. */
 export const MAX_AUTHORIZATION_CHARS = 256;
@@ -44,4 +62,7 @@ export const PUBLISHED_LIMITS: Readonly<Record<string, number>> = {
   maxClientsPerBurrow: MAX_CLIENTS_PER_BURROW,
   maxDeliveriesPerBurrow: MAX_DELIVERIES_PER_BURROW,
   maxJsonBodyBytes: MAX_JSON_BODY_BYTES,
+  maxPushTargets: MAX_PUSH_TARGETS,
+  maxPushSendBodyBytes: MAX_PUSH_SEND_BODY_BYTES,
+  pushSendsPerMinutePerBurrow: PUSH_SENDS_PER_MINUTE_PER_BURROW,
 };

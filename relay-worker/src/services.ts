@@ -2,7 +2,7 @@
  * What the route modules need from the runtime, as an interface, so routes stay runtime-neutral (Hono
  * handlers over Web `Request`/`Response`) and the Workers bindings live in one place (`worker-services.ts`).
  */
-import type { DeliveryListResponse, PushSubscriptionBody } from '@burrow/protocol';
+import type { DeliveryListResponse, PushSendResponse, PushSubscriptionBody } from '@burrow/protocol';
 import type { ApiResult } from './api-result.js';
 import type { BurrowStatus } from './burrow-object.js';
 import type { SourceLimitKind, SourceTakeOutcome } from './source-limiter.js';
@@ -24,6 +24,8 @@ export interface BurrowApi {
     subscription: PushSubscriptionBody,
   ): Promise<ApiResult<null>>;
   deleteSubscription(deliveryId: string, deliveryToken: string): Promise<ApiResult<null>>;
+  /** `POST /v1/burrows/:id/push` with the already size-bounded JSON body. [SPEC: RL-PUSH-1..6] */
+  push(burrowToken: string, json: unknown): Promise<ApiResult<PushSendResponse>>;
   /** WebSocket upgrades for `/agent` and `/client`. */
   fetch(request: Request): Promise<Response>;
 }
@@ -35,7 +37,10 @@ export interface RelayServices {
   refuseSocket(code: number, reason: string): Response;
   fetchAsset(request: Request): Promise<Response>;
   readonly enrollSecret: string | null;
-  readonly vapidPublicKey: string | null;
+  /** The application server key (base64url, 65-byte point) of the configured VAPID secret, or null. */
+  vapidPublicKey(): Promise<string | null>;
+  /** Development only (env.ts `DEV_ALLOW_LOOPBACK_PUSH`): subscriptions may name loopback endpoints. */
+  readonly allowLoopbackPushForDev: boolean;
 }
 
 export interface AppEnv {

@@ -1,6 +1,6 @@
 /** `RelayServices` on Cloudflare Workers: Durable Object namespaces, the assets binding, vars and secrets. */
-import { isBase64urlOfLength, P256_PUBLIC_KEY_BYTES } from '@burrow/protocol';
-import type { Env } from './env.js';
+import { allowsLoopbackPushForDev, type Env } from './env.js';
+import { vapidSignerFromConfig } from './push/vapid-config.js';
 import type { BurrowApi, RelayServices } from './services.js';
 
 export function workerServices(env: Env): RelayServices {
@@ -15,8 +15,9 @@ export function workerServices(env: Env): RelayServices {
     },
     fetchAsset: (request) => env.ASSETS.fetch(request),
     enrollSecret: env.ENROLL_SECRET ? env.ENROLL_SECRET : null,
-    vapidPublicKey: isBase64urlOfLength(env.VAPID_PUBLIC_KEY, P256_PUBLIC_KEY_BYTES)
-      ? env.VAPID_PUBLIC_KEY
-      : null,
+    // Derived from the secret, so it is always the key pushes are signed with.
+    vapidPublicKey: async () =>
+      (await vapidSignerFromConfig(env.VAPID_PRIVATE_KEY, env.VAPID_SUBJECT))?.publicKeyText ?? null,
+    allowLoopbackPushForDev: allowsLoopbackPushForDev(env),
   };
 }

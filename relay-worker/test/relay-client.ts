@@ -1,8 +1,16 @@
 /**
- * Small test-side clients for the relay: enrollment, and WebSockets with an awaitable message queue.
+ * Small test-side clients for the relay: enrollment, WebSockets with an awaitable message queue, and the push
+ * surface (register a delivery, put its subscription as the phone would, the Burrow's push send).
  * Exported for the relay's tests, its bench and the integration tests.
  */
-import { decodeEnrollResponse, type EnrollResponse } from '@burrow/protocol';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  decodeEnrollResponse,
+  type EnrollResponse,
+  encodeBase64url,
+  type PushSendRequest,
+  type PushUrgency,
+} from '@burrow/protocol';
 import WebSocket from 'ws';
 
 /** Bound on queued unread messages per test socket; a test that lets more pile up has a bug. */
@@ -150,4 +158,80 @@ export async function nextBinary(socket: TestSocket, timeoutMs?: number): Promis
   const m = await socket.next(timeoutMs);
   if (m.kind !== 'binary') throw new Error(`expected a binary frame, got text ${JSON.stringify(m.data)}`);
   return m.data;
+}
+
+// ---- Push ------------------------------------------------------------------------------------------
+
+export interface Delivery {
+  readonly deliveryId: string;
+  readonly deliveryToken: string;
+}
+
+export interface BurrowCredentials {
+  readonly burrowId: string;
+  readonly burrowToken: string;
+}
+
+const b64 = (n: number) => encodeBase64url(randomBytes(n));
+/** RL-ID-2: the hash of the token's decoded bytes. */
+const tokenHash = (token: string) =>
+  encodeBase64url(createHash('sha256').update(Buffer.from(token, 'base64url')).digest());
+
+const json = (body: unknown, bearer?: string): RequestInit => ({
+  headers: {
+    'Content-Type': 'application/json',
+    'CF-Connecting-IP': freshSource(),
+    ...(bearer === undefined ? {} : { Authorization: `Bearer ${bearer}` }),
+  },
+  body: JSON.stringify(body),
+});
+
+/** Registers a fresh delivery for `burrow` (the Burrow's side of pairing a phone). */
+export async function registerDelivery(url: string, burrow: BurrowCredentials): Promise<Delivery> {
+  const delivery = { deliveryId: b64(16), deliveryToken: b64(32) };
+  const response = await fetch(`${url}/v1/burrows/${burrow.burrowId}/deliveries/${delivery.deliveryId}`, {
+    method: 'PUT',
+    ...json({ tokenHash: tokenHash(delivery.deliveryToken) }, burrow.burrowToken),
+  });
+  if (response.status !== 201) throw new Error(`register delivery: HTTP ${response.status}`);
+  return delivery;
+}
+
+/** The phone's `PUT …/subscription`; returns the response so callers can check refusals. */
+export function putSubscription(
+  url: string,
+  burrowId: string,
+  delivery: Delivery,
+  subscription: unknown,
+): Promise<Response> {
+  return fetch(`${url}/v1/burrows/${burrowId}/deliveries/${delivery.deliveryId}/subscription`, {
+    method: 'PUT',
+    ...json(subscription, delivery.deliveryToken),
+  });
+}
+
+/** A push send body with defaults for the fields a test does not care about. */
+export function pushSendBody(
+  targets: PushSendRequest['targets'],
+  options: { sessionTopic?: string; ttlSeconds?: number; urgency?: PushUrgency } = {},
+): PushSendRequest {
+  return {
+    targets,
+    sessionTopic: options.sessionTopic ?? 'c2Vzc2lvbi0x',
+    ttlSeconds: options.ttlSeconds ?? 600,
+    urgency: options.urgency ?? 'high',
+  };
+}
+
+/** The Burrow's `POST /v1/burrows/:id/push`; `bearer` null sends no Authorization header. */
+export function sendPush(
+  url: string,
+  burrowId: string,
+  body: unknown,
+  bearer: string | null,
+): Promise<Response> {
+  return fetch(`${url}/v1/burrows/${burrowId}/push`, {
+    method: 'POST',
+    ...json(body, bearer ?? undefined),
+  });
 }

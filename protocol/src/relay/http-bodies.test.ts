@@ -41,7 +41,8 @@ describe('relay HTTP bodies [RL-HTTP-*]', () => {
 
   it('rejects bad subscriptions [RL-HTTP-7]', () => {
     for (const bad of [
-      { ...subscription, endpoint: 'http://push.example.com/' },
+      { ...subscription, endpoint: 'ftp://push.example.com/' },
+      { ...subscription, endpoint: 'push.example.com/abc' },
       { ...subscription, endpoint: `https://x.example/${'a'.repeat(2048)}` },
       { ...subscription, keys: { ...subscription.keys, p256dh: b64(65) } },
       { ...subscription, keys: { ...subscription.keys, p256dh: b64(33, 2) } },
@@ -51,6 +52,12 @@ describe('relay HTTP bodies [RL-HTTP-*]', () => {
     ]) {
       expect(() => decodePushSubscription(bad)).toThrow(RelayCodecError);
     }
+  });
+
+  it('leaves the endpoint policy to the relay: any http(s) URL decodes [RL-HTTP-7, RL-HTTP-8]', () => {
+    // The relay refuses http: (except loopback under its development switch) in push-subscription-check.ts.
+    const local = { ...subscription, endpoint: 'http://127.0.0.1:8080/push/x' };
+    expect(decodePushSubscription(local).endpoint).toBe(local.endpoint);
   });
 
   it('rejects unknown error codes and bounds messages', () => {

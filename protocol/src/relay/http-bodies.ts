@@ -77,7 +77,9 @@ export const PushSubscriptionSchema = v.object({
   endpoint: v.pipe(
     v.string(),
     v.maxLength(MAX_PUSH_ENDPOINT_CHARS, 'endpoint too long'),
-    v.startsWith('https://', 'endpoint must be https'),
+    // Shape only. Where the relay may POST (https on a public name; loopback http only under its development
+    // switch) is the relay's policy, RL-HTTP-8 / RL-PUSH-6.
+    v.regex(/^https?:\/\//i, 'endpoint must be an http(s) URL'),
   ),
   expirationTime: v.optional(v.nullable(v.number())),
   keys: v.object({

@@ -20,8 +20,8 @@ const BASE = '/v1/burrows/:id';
 
 type Ctx = Context<AppEnv>;
 
-/** The Burrow's object and the presented bearer token, or the error response. */
-function target(c: Ctx): { burrow: BurrowApi; token: string } | Response {
+/** The Burrow's object and the presented bearer token, or the error response (shared with routes/push.ts). */
+export function target(c: Ctx): { burrow: BurrowApi; token: string } | Response {
   const burrowId = c.req.param('id') ?? '';
   if (!isBase64urlOfLength(burrowId, BURROW_ID_BYTES))
     return jsonError(ErrorCode.NOT_FOUND, 'unknown burrow');
@@ -34,7 +34,7 @@ function target(c: Ctx): { burrow: BurrowApi; token: string } | Response {
   return { burrow: c.get('services').burrow(burrowId), token };
 }
 
-function respond<T>(result: ApiResult<T>, onOk: (value: T) => Response): Response {
+export function respond<T>(result: ApiResult<T>, onOk: (value: T) => Response): Response {
   return result.ok ? onOk(result.value) : jsonError(result.code, result.message);
 }
 
@@ -48,8 +48,7 @@ function badBody(error: unknown): Response {
 /**
  * Burrow-authenticated: status, list / register / revoke deliveries. Phone-authenticated (delivery token):
  * put / delete its Web Push subscription. [SPEC: RL-HTTP-4, RL-HTTP-6, RL-HTTP-7]
- * PUSH SEAM: the Burrow-authenticated `POST /v1/burrows/:id/push` of a later issue is added here, calling a
- * `push` RPC on the object that reads `BurrowStore.subscriptionsFor`.
+ * The Burrow's push send is routes/push.ts.
  */
 export function deliveryRoutes(app: Hono<AppEnv>): void {
   app.get(`${BASE}/status`, async (c) => {
@@ -98,7 +97,9 @@ export function deliveryRoutes(app: Hono<AppEnv>): void {
     } catch (error) {
       return badBody(error);
     }
-    const problem = await subscriptionProblem(subscription);
+    const problem = await subscriptionProblem(subscription, {
+      allowLoopbackForDev: c.get('services').allowLoopbackPushForDev,
+    });
     if (problem !== null) return jsonError(ErrorCode.BAD_REQUEST, problem);
     return respond(
       await t.burrow.putSubscription(c.req.param('deliveryId'), t.token, subscription),

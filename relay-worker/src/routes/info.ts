@@ -3,14 +3,14 @@ import type { Hono } from 'hono';
 import { PUBLISHED_LIMITS } from '../limits.js';
 import type { AppEnv } from '../services.js';
 
-/** `GET /v1/info`: what a Burrow or phone needs to know about this relay. [SPEC: RL-HTTP-1] */
+/** `GET /v1/info`: what a Burrow or phone needs to know about this relay. [SPEC: RL-HTTP-1, RL-PUSH-7] */
 export function infoRoutes(app: Hono<AppEnv>): void {
-  app.get('/v1/info', (c) => {
+  app.get('/v1/info', async (c) => {
     const services = c.get('services');
     const body: RelayInfo = {
       service: 'burrow-relay',
       protocolVersion: PROTOCOL_VERSION,
-      vapidPublicKey: services.vapidPublicKey,
+      vapidPublicKey: await services.vapidPublicKey(),
       enrollmentGated: services.enrollSecret !== null,
       limits: { ...PUBLISHED_LIMITS },
     };
