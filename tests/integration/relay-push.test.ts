@@ -190,6 +190,31 @@ describe('POST /v1/burrows/:id/push [RL-PUSH-1..4]', () => {
       await sendPush(relay.url, burrow.burrowId, pushSendBody([targets[0]!]), burrow.burrowToken),
     );
     expect(again).toEqual([{ deliveryId: gone.delivery.deliveryId, outcome: 'no_subscription' }]);
+    // The phone re-subscribes (a new endpoint) and is reachable again.
+    const fresh = service.subscribe(vapidPublicKey);
+    const put = await putSubscription(relay.url, burrow.burrowId, gone.delivery, fresh);
+    expect(put.status).toBe(204);
+    expect(
+      await results(
+        await sendPush(relay.url, burrow.burrowId, pushSendBody([targets[0]!]), burrow.burrowToken),
+      ),
+    ).toEqual([{ deliveryId: gone.delivery.deliveryId, outcome: 'delivered' }]);
+    expect(receivedFor(fresh.endpoint)).toHaveLength(1);
+  });
+
+  it('treats 410 from an unsubscribed browser as gone', async () => {
+    const burrow = await enroll(relay.url);
+    const phone = await subscribedPhone(burrow);
+    service.unsubscribe(phone.subscription.endpoint);
+    const body = pushSendBody([
+      { deliveryId: phone.delivery.deliveryId, envelope: encodeBase64url(envelope()) },
+    ]);
+    expect(await results(await sendPush(relay.url, burrow.burrowId, body, burrow.burrowToken))).toEqual([
+      { deliveryId: phone.delivery.deliveryId, outcome: 'gone' },
+    ]);
+    expect(await results(await sendPush(relay.url, burrow.burrowId, body, burrow.burrowToken))).toEqual([
+      { deliveryId: phone.delivery.deliveryId, outcome: 'no_subscription' },
+    ]);
   });
 
   it("reaches nothing when naming another Burrow's deliveries", async () => {
@@ -262,6 +287,9 @@ describe('POST /v1/burrows/:id/push [RL-PUSH-1..4]', () => {
       401,
       'unauthorized',
     );
+    // An id nobody enrolled.
+    const unknown = encodeBase64url(randomBytes(16));
+    await expectError(await sendPush(relay.url, unknown, body, burrow.burrowToken), 404, 'not_found');
     expect(service.received.length + service.refused.length).toBe(before);
   });
 });
