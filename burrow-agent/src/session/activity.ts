@@ -21,6 +21,8 @@ export type SessionActivity =
       readonly sessionId: string;
       readonly viewerId: string;
       readonly bytes: number;
+      /** The bytes themselves (read-only view), so a listener can tell a keystroke from a terminal reply. */
+      readonly data: Uint8Array;
       readonly at: number;
     }
   | {
@@ -45,6 +47,8 @@ export type SessionActivity =
       readonly presence: Presence;
       readonly at: number;
     }
+  /** The session left the registry (killed, or a restored entry cleared). */
+  | { readonly type: 'remove'; readonly sessionId: string; readonly at: number }
   | {
       readonly type: 'exit';
       readonly sessionId: string;
@@ -62,8 +66,14 @@ export type ActivityListener = (activity: SessionActivity) => void;
  */
 export interface OutputTap {
   output(sessionId: string, chunk: Uint8Array, offset: number): void;
-  spawn?(sessionId: string): void;
+  spawn?(sessionId: string, generation: PtyGeneration): void;
   exit?(sessionId: string): void;
+}
+
+/** What a tap learns about a new PTY generation. */
+export interface PtyGeneration {
+  /** The shell-integration nonce injected into this PTY, or null when it runs without integration. */
+  readonly nonce: string | null;
 }
 
 export type Logger = (level: 'info' | 'warn' | 'error', message: string) => void;

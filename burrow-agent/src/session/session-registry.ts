@@ -4,10 +4,11 @@
  */
 
 import { statSync } from 'node:fs';
-import type { ActivityListener, Logger, OutputTap } from './activity.js';
+import { defaultIntegrationDir } from '../shell-integration/index.js';
+import type { ActivityListener, Logger, OutputTap, SessionActivity } from './activity.js';
 import { Session, type SessionInfo } from './session.js';
 import { ConflictError, NotFoundError } from './session-errors.js';
-import { newSessionId, sanitizeSessionName } from './session-id.js';
+import { newSessionId, SESSION_ID_PATTERN, sanitizeSessionName } from './session-id.js';
 
 /** Most sessions one daemon holds (running or exited). */
 export const MAX_SESSIONS = 256;
@@ -35,10 +36,25 @@ export interface RegistryOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly defaultShell: string;
   readonly log: Logger;
+  /** Shell-integration scripts; undefined uses the shipped ones, null launches every shell unchanged. */
+  readonly integrationDir?: string | null | undefined;
+}
+
+/**
+ * A session that died with the previous daemon but still held a TODO (alert-spec Public State): listed as
+ * exited until it is cleared, never attachable (no PTY, no screen survives).
+ */
+export interface RestoredSessionEntry {
+  readonly id: string;
+  readonly name: string;
+  readonly command: readonly string[];
+  readonly cwd: string;
+  readonly createdAt: number;
 }
 
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
+  private readonly restoredEntries = new Map<string, SessionInfo>();
   private readonly taps: OutputTap[] = [];
   private readonly listeners = new Set<ActivityListener>();
 
@@ -68,7 +84,7 @@ export class SessionRegistry {
   }
 
   create(req: CreateSessionOptions): Session {
-    if (this.sessions.size >= MAX_SESSIONS) {
+    if (this.sessions.size + this.restoredEntries.size >= MAX_SESSIONS) {
       throw new ConflictError(`already ${MAX_SESSIONS} sessions; kill some with \`burrow kill\``);
     }
     if (req.command.length > MAX_COMMAND_ARGS)
@@ -87,7 +103,7 @@ export class SessionRegistry {
     }
     if (!isDir) throw new RangeError(`working directory ${req.cwd} does not exist or is not a directory`);
     let id = newSessionId();
-    while (this.sessions.has(id)) id = newSessionId();
+    while (this.sessions.has(id) || this.restoredEntries.has(id)) id = newSessionId();
     const command = (req.command.length > 0 ? req.command : [this.opts.defaultShell]) as [
       string,
       ...string[],
@@ -109,30 +125,75 @@ export class SessionRegistry {
       rows: req.rows ?? DEFAULT_ROWS,
       now: this.opts.now,
       taps: [...this.taps],
-      onActivity: (a) => {
-        for (const l of this.listeners) {
-          try {
-            l(a);
-          } catch (err) {
-            this.opts.log('error', `activity listener threw: ${(err as Error).message}`);
-          }
-        }
-      },
+      onActivity: (a) => this.emit(a),
       log: this.opts.log,
+      integrationDir:
+        this.opts.integrationDir === undefined ? defaultIntegrationDir() : this.opts.integrationDir,
     });
     this.sessions.set(id, session);
     return session;
   }
 
   list(): SessionInfo[] {
-    return [...this.sessions.values()].map((s) => s.info()).sort((a, b) => a.createdAt - b.createdAt);
+    return [...this.sessions.values()]
+      .map((s) => s.info())
+      .concat([...this.restoredEntries.values()])
+      .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /**
+   * Lists a session that died with the previous daemon (see RestoredSessionEntry). The name is sanitized and
+   * made unique; an id already in use is a ConflictError; a full registry is a ConflictError.
+   */
+  restoreExited(entry: RestoredSessionEntry): SessionInfo {
+    if (this.sessions.size + this.restoredEntries.size >= MAX_SESSIONS) {
+      throw new ConflictError(`already ${MAX_SESSIONS} sessions`);
+    }
+    if (!SESSION_ID_PATTERN.test(entry.id)) throw new TypeError('restored session id is malformed');
+    if (this.sessions.has(entry.id) || this.restoredEntries.has(entry.id)) {
+      throw new ConflictError(`session id ${entry.id} is already in use`);
+    }
+    const command = entry.command
+      .slice(0, MAX_COMMAND_ARGS)
+      .map((a) => String(a).slice(0, MAX_COMMAND_ARG_BYTES));
+    const info: SessionInfo = {
+      id: entry.id,
+      name: this.uniqueName(sanitizeSessionName(entry.name)),
+      command,
+      cwd: entry.cwd,
+      pid: 0,
+      createdAt: entry.createdAt,
+      status: 'exited',
+      exitCode: null,
+      signal: null,
+      cols: DEFAULT_COLS,
+      rows: DEFAULT_ROWS,
+      viewers: 0,
+      offset: 0,
+      lastOutputAt: null,
+      diedWithDaemon: true,
+    };
+    this.restoredEntries.set(entry.id, info);
+    return info;
+  }
+
+  /** A restored entry by exact id, else by exact name, or null. */
+  restored(ref: string): SessionInfo | null {
+    const byId = this.restoredEntries.get(ref);
+    if (byId !== undefined) return byId;
+    for (const r of this.restoredEntries.values()) if (r.name === ref) return r;
+    return null;
   }
 
   /** By exact id, else by exact name. NotFoundError otherwise. */
   get(ref: string): Session {
-    const byId = this.sessions.get(ref);
-    if (byId !== undefined) return byId;
-    for (const s of this.sessions.values()) if (s.name === ref) return s;
+    const live = this.findLive(ref);
+    if (live !== undefined) return live;
+    if (this.restored(ref) !== null) {
+      throw new NotFoundError(
+        `session "${ref}" died with the previous daemon; clear it with \`burrow kill\``,
+      );
+    }
     throw new NotFoundError(`no session "${ref}"; list them with \`burrow ls\``);
   }
 
@@ -146,11 +207,18 @@ export class SessionRegistry {
 
   /** Ends the process (if running), detaches viewers and removes the session. */
   async kill(ref: string): Promise<SessionInfo> {
+    const restored = this.restored(ref);
+    if (restored !== null && this.findLive(ref) === undefined) {
+      this.restoredEntries.delete(restored.id);
+      this.emit({ type: 'remove', sessionId: restored.id, at: this.opts.now() });
+      return restored;
+    }
     const s = this.get(ref);
     this.sessions.delete(s.id);
     await s.terminate();
     const info = s.info();
     s.dispose('session-killed');
+    this.emit({ type: 'remove', sessionId: s.id, at: this.opts.now() });
     return info;
   }
 
@@ -167,14 +235,31 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
+  private findLive(ref: string): Session | undefined {
+    const byId = this.sessions.get(ref);
+    if (byId !== undefined) return byId;
+    for (const s of this.sessions.values()) if (s.name === ref) return s;
+    return undefined;
+  }
+
+  private emit(activity: SessionActivity): void {
+    for (const l of this.listeners) {
+      try {
+        l(activity);
+      } catch (err) {
+        this.opts.log('error', `activity listener threw: ${(err as Error).message}`);
+      }
+    }
+  }
+
   private uniqueName(base: string): string {
-    const taken = new Set([...this.sessions.values()].map((s) => s.name));
+    const taken = new Set([...this.sessions.values(), ...this.restoredEntries.values()].map((s) => s.name));
     if (!taken.has(base)) return base;
     for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
   }
 
   private checkNameFree(name: string, self: Session | null): void {
-    for (const s of this.sessions.values()) {
+    for (const s of [...this.sessions.values(), ...this.restoredEntries.values()]) {
       if (s !== self && (s.name === name || s.id === name)) {
         throw new ConflictError(`a session is already called "${name}"; pick another name`);
       }

@@ -4,6 +4,7 @@
  */
 import * as pty from 'node-pty';
 import { checkSize, ScreenModel, type ScreenSnapshot } from '../screen/screen-model.js';
+import { createShellNonce, shellIntegrationLaunch } from '../shell-integration/index.js';
 import {
   type Attachment,
   MAX_VIEWER_BACKLOG_BYTES,
@@ -39,6 +40,8 @@ export interface SessionSpawnOptions {
   readonly taps: readonly OutputTap[];
   readonly onActivity: ActivityListener;
   readonly log: Logger;
+  /** Shell-integration scripts directory; null runs every command exactly as given. */
+  readonly integrationDir: string | null;
 }
 
 export interface SessionInfo {
@@ -56,6 +59,8 @@ export interface SessionInfo {
   readonly viewers: number;
   readonly offset: number;
   readonly lastOutputAt: number | null;
+  /** Set on an entry restored after a daemon restart: its PTY died with the previous daemon. */
+  readonly diedWithDaemon?: boolean;
 }
 
 type ViewerState = 'pending' | 'live' | 'behind';
@@ -99,17 +104,18 @@ export class Session {
     env.TERM = 'xterm-256color';
     env.COLORTERM = 'truecolor';
     env.BURROW_SESSION = opts.id;
-    const [file, ...args] = opts.command;
+    const launch = integratedLaunch(opts.command, env, opts.integrationDir);
     // encoding: null → node-pty hands us Buffers of raw bytes, so offsets count bytes exactly.
-    this.proc = pty.spawn(file, args, {
+    this.proc = pty.spawn(launch.file, [...launch.args], {
       name: 'xterm-256color',
       cols: opts.cols,
       rows: opts.rows,
       cwd: opts.cwd,
-      env,
+      env: launch.env,
       encoding: null,
     } as pty.IPtyForkOptions);
-    for (const tap of opts.taps) this.guard(() => tap.spawn?.(this.id));
+    const generation = { nonce: launch.nonce };
+    for (const tap of opts.taps) this.guard(() => tap.spawn?.(this.id, generation));
     this.exited = new Promise((resolve) => {
       this.proc.onExit(({ exitCode, signal }) => {
         this.onExit(exitCode, signal ?? null);
@@ -215,16 +221,26 @@ export class Session {
   input(viewerId: string, data: Uint8Array): void {
     if (data.byteLength > MAX_INPUT_BYTES) throw new RangeError(`input over ${MAX_INPUT_BYTES} bytes`);
     if (this.exit !== null || data.byteLength === 0) return;
-    this.proc.write(Buffer.from(data.buffer, data.byteOffset, data.byteLength) as unknown as string);
-    this.emit({ type: 'input', sessionId: this.id, viewerId, bytes: data.byteLength, at: this.opts.now() });
+    // Listeners hear the input before the PTY does (alert-spec: a keystroke acknowledges before its echo).
+    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    this.emit({
+      type: 'input',
+      sessionId: this.id,
+      viewerId,
+      bytes: data.byteLength,
+      data: bytes,
+      at: this.opts.now(),
+    });
+    this.proc.write(bytes as unknown as string);
   }
 
   resize(cols: number, rows: number, viewerId: string | null): void {
     checkSize(cols, rows);
     if (cols === this.model.cols && rows === this.model.rows) return;
+    // Before the PTY resizes, so the attention engine reads the redraw that follows as noise.
+    this.emit({ type: 'resize', sessionId: this.id, viewerId, cols, rows, at: this.opts.now() });
     if (this.exit === null) this.proc.resize(cols, rows);
     this.model.resize(cols, rows);
-    this.emit({ type: 'resize', sessionId: this.id, viewerId, cols, rows, at: this.opts.now() });
     for (const v of this.viewers.values()) this.safeDeliver(v, { type: 'resize', cols, rows });
   }
 
@@ -387,4 +403,22 @@ export class Session {
       this.opts.log('error', `session ${this.id}: a pipeline stage threw: ${(err as Error).message}`);
     }
   }
+}
+
+/**
+ * How the command starts: a bare interactive bash / zsh / fish gets Burrow's shell integration with a fresh
+ * nonce for this PTY (DESIGN §5 "Shell integration"); anything else runs exactly as given, with no nonce.
+ */
+function integratedLaunch(
+  command: readonly [string, ...string[]],
+  env: Record<string, string>,
+  integrationDir: string | null,
+): { file: string; args: readonly string[]; env: Record<string, string>; nonce: string | null } {
+  const [file, ...args] = command;
+  if (integrationDir === null) return { file, args, env, nonce: null };
+  const nonce = createShellNonce();
+  const launch = shellIntegrationLaunch({ shellPath: file, args, env, nonce, integrationDir });
+  return launch.integrated
+    ? { file: launch.file, args: launch.args, env: launch.env, nonce }
+    : { file, args, env, nonce: null };
 }
