@@ -6,18 +6,21 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.js';
 import { BurrowHub } from './app/burrow-hub.js';
 import { connectionFactory, pairFunction } from './app/core-wiring.js';
+import { browserPushEnvironment } from './push/browser-push.js';
 import { registerServiceWorker } from './shell/service-worker.js';
 import { IdbPairingStorage } from './store/pairing-store.js';
+import { IdbPushStore } from './store/push-store.js';
 
 async function start(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
   try {
     const storage = await IdbPairingStorage.open();
+    const push = browserPushEnvironment(await IdbPushStore.open());
     const hub = new BurrowHub(storage, connectionFactory(storage));
     await hub.load();
     root.render(
       <StrictMode>
-        <App hub={hub} pair={pairFunction(storage)} onUpdate={registerServiceWorker} />
+        <App hub={hub} pair={pairFunction(storage)} onUpdate={registerServiceWorker} push={push} />
       </StrictMode>,
     );
   } catch (e) {

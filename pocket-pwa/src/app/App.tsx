@@ -4,6 +4,8 @@ import { useEngagement } from '../engagement/use-engagement.js';
 import { BurrowSection } from '../list/BurrowSection.js';
 import { type PairFunction, PairingScreen } from '../pairing/PairingScreen.js';
 import { onPairLink, takePairLink } from '../pairing/take-pair-fragment.js';
+import { onOpenPath } from '../push/open-from-notification.js';
+import type { PushEnvironment } from '../push/push-registration.js';
 import type { UpdateHandle } from '../shell/service-worker.js';
 import { UpdatePrompt } from '../shell/UpdatePrompt.js';
 import { useOnline } from '../shell/use-online.js';
@@ -25,6 +27,8 @@ export interface AppProps {
   readonly now?: () => number;
   /** Registers the service worker and reports a waiting update (absent in tests). */
   readonly onUpdate?: (cb: (u: UpdateHandle) => void) => void;
+  /** Web Push on this phone (absent in tests of other screens). */
+  readonly push?: PushEnvironment;
 }
 
 function useRoute(): [Route, (r: Route, replace?: boolean) => void] {
@@ -34,6 +38,15 @@ function useRoute(): [Route, (r: Route, replace?: boolean) => void] {
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
+  // A notification click in the service worker asks this window to show that session (notification-click.ts).
+  useEffect(
+    () =>
+      onOpenPath((path) => {
+        window.history.pushState(null, '', path);
+        setRoute(parseRoute(path));
+      }),
+    [],
+  );
   const go = useCallback((r: Route, replace = false) => {
     if (replace) window.history.replaceState(null, '', routePath(r));
     else window.history.pushState(null, '', routePath(r));
@@ -42,7 +55,7 @@ function useRoute(): [Route, (r: Route, replace?: boolean) => void] {
   return [route, go];
 }
 
-export function App({ hub, pair, now = Date.now, onUpdate }: AppProps) {
+export function App({ hub, pair, now = Date.now, onUpdate, push }: AppProps) {
   useSyncExternalStore(hub.subscribe, hub.getVersion);
   const [route, go] = useRoute();
   const [pairLink, setPairLink] = useState<string | null>(() => takePairLink());
@@ -142,6 +155,7 @@ export function App({ hub, pair, now = Date.now, onUpdate }: AppProps) {
                 )
               }
               onError={setError}
+              {...(push ? { push } : {})}
             />
           ))
         )}

@@ -3,7 +3,7 @@
  * shape, not on the class, so components are tested with an in-memory connection and the app wires the real
  * one in `connection-factory.ts`.
  */
-import type { PresenceState, SessionEntry, TodoAction } from '@burrow/protocol';
+import type { PresenceState, PushTestOutcome, SessionEntry, TodoAction } from '@burrow/protocol';
 import type { ConnectionEvent, ConnectionStatus } from '../core/index.js';
 
 export type { ConnectionEvent, ConnectionStatus } from '../core/index.js';
@@ -67,4 +67,6 @@ export interface PocketConnection {
   kill(sessionId: string): Promise<void>;
   /** Asks the Burrow to drop this phone from its ACL (`forget-me`); absent until the core offers it. */
   forgetMe?(): Promise<void>;
+  /** Asks the Burrow for a test push to its devices (`push-test`); absent in connections that cannot. */
+  pushTest?(): Promise<{ outcome: PushTestOutcome; targets: number; delivered: number }>;
 }

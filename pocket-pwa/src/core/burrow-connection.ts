@@ -16,6 +16,7 @@ import {
   MAX_RID,
   type PresenceState,
   ProtocolError,
+  type PushTestOutcome,
   type TodoAction,
   type ViewerKind,
 } from '@burrow/protocol';
@@ -231,6 +232,20 @@ export class BurrowConnection {
     await this.#request((rid) => ({ type: 'forget-me', rid }));
     this.stop();
     await this.#o.storage.delete(this.#pairing.burrowId);
+  }
+
+  /** This phone's push registration as the Burrow sees it (DESIGN §4.3 "Devices and push"). */
+  async pushStatus(): Promise<{ pushEnabled: boolean; subscribed: boolean | null }> {
+    const m = await this.#request((rid) => ({ type: 'push-status', rid }));
+    if (m.type !== 'push-status') throw new Error('unexpected answer');
+    return { pushEnabled: m.pushEnabled, subscribed: m.subscribed };
+  }
+
+  /** Asks the Burrow to push a test notification to its devices; resolves with what the relay reported. */
+  async pushTest(): Promise<{ outcome: PushTestOutcome; targets: number; delivered: number }> {
+    const m = await this.#request((rid) => ({ type: 'push-test', rid }));
+    if (m.type !== 'push-test-result') throw new Error('unexpected answer');
+    return { outcome: m.outcome, targets: m.targets, delivered: m.delivered };
   }
 
   async clear(session: string): Promise<void> {

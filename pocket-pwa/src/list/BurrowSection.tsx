@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import type { PairedBurrow } from '../app/burrow-hub.js';
 import type { CreateOptions } from '../app/connection-port.js';
 import { sortedSessions } from '../core/index.js';
+import { PushControls } from '../push/PushControls.js';
+import type { PushEnvironment } from '../push/push-registration.js';
 import { connectionLine } from './connection-text.js';
 import { NewSessionForm } from './NewSessionForm.js';
 import { SessionRow } from './SessionRow.js';
@@ -17,6 +19,8 @@ export interface BurrowSectionProps {
   onRename(burrow: PairedBurrow, name: string | null): void;
   onRemove(burrow: PairedBurrow): void;
   onError(message: string): void;
+  /** Web Push on this phone; absent where the app runs without it (tests of other screens). */
+  readonly push?: PushEnvironment;
 }
 
 /** Refresh of the reconnect countdown. */
@@ -26,7 +30,7 @@ type Mode = 'idle' | 'menu' | 'rename' | 'confirm-remove' | 'new';
 
 /** One paired Burrow: its name, connection state, sessions (ringing first) and what can be done with it. */
 export function BurrowSection(props: BurrowSectionProps) {
-  const { burrow, nowMs, online, screenSize, onOpen, onRename, onRemove, onError } = props;
+  const { burrow, nowMs, online, screenSize, onOpen, onRename, onRemove, onError, push } = props;
   const conn = burrow.connection;
   const [mode, setMode] = useState<Mode>('idle');
   const [draft, setDraft] = useState(burrow.name);
@@ -64,6 +68,15 @@ export function BurrowSection(props: BurrowSectionProps) {
           ⚙
         </button>
       </header>
+      {push && (
+        <PushControls
+          pairing={burrow.record}
+          name={burrow.name}
+          env={push}
+          connection={conn}
+          connected={connected}
+        />
+      )}
       {mode === 'menu' && (
         <div className="menu">
           <button

@@ -5,14 +5,16 @@
  */
 
 import { MAX_LABEL_CHARS } from '@burrow/protocol';
-import { type IDBPDatabase, openDB } from 'idb';
+import type { IDBPDatabase } from 'idb';
 import { MAX_PAIRINGS, type PairingRecord, type PairingStorage } from '../core/pairing-storage.js';
 import { checkPairingRecord, StoredPairingError } from './check-pairing-record.js';
 
-export const POCKET_DB_NAME = 'burrow-pocket';
-const DB_VERSION = 1;
-const PAIRINGS = 'pairings';
-const NAMES = 'local-names';
+import { openPocketDb, POCKET_DB_NAME, STORE } from './pocket-db.js';
+
+export { POCKET_DB_NAME } from './pocket-db.js';
+
+const PAIRINGS = STORE.pairings;
+const NAMES = STORE.names;
 
 /** Aborting makes `tx.done` reject; that rejection is expected, the caller throws its own error instead. */
 function abortQuietly(tx: { abort(): void; done: Promise<void> }): void {
@@ -24,13 +26,7 @@ export class IdbPairingStorage implements PairingStorage {
   private constructor(private readonly db: IDBPDatabase) {}
 
   static async open(name: string = POCKET_DB_NAME): Promise<IdbPairingStorage> {
-    const db = await openDB(name, DB_VERSION, {
-      upgrade(d) {
-        if (!d.objectStoreNames.contains(PAIRINGS)) d.createObjectStore(PAIRINGS, { keyPath: 'burrowId' });
-        if (!d.objectStoreNames.contains(NAMES)) d.createObjectStore(NAMES);
-      },
-    });
-    return new IdbPairingStorage(db);
+    return new IdbPairingStorage(await openPocketDb(name));
   }
 
   /** Every pairing, oldest first. Throws StoredPairingError if one is corrupted. */
@@ -57,10 +53,11 @@ export class IdbPairingStorage implements PairingStorage {
     await tx.done;
   }
 
-  /** Forgets a Burrow, its keys and its local name. */
+  /** Forgets a Burrow, its keys, its local name and its push state. */
   async delete(burrowId: string): Promise<void> {
-    const tx = this.db.transaction([PAIRINGS, NAMES], 'readwrite');
-    await Promise.all([tx.objectStore(PAIRINGS).delete(burrowId), tx.objectStore(NAMES).delete(burrowId)]);
+    const stores = [PAIRINGS, NAMES, STORE.pushSeq, STORE.pushRegistrations];
+    const tx = this.db.transaction(stores, 'readwrite');
+    await Promise.all(stores.map((s) => tx.objectStore(s).delete(burrowId)));
     await tx.done;
   }
 

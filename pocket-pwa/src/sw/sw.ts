@@ -1,8 +1,9 @@
 /// <reference lib="webworker" />
 /**
  * Pocket's service worker (DESIGN §7): precache the app shell so Pocket opens offline, and answer every
- * navigation with the precached index.html (the app itself then says "offline"). Push and notificationclick
- * arrive with the push issue; until then this worker handles neither.
+ * navigation with the precached index.html (the app itself then says "offline"); show a notification for
+ * every push (DESIGN §4.4 step 5, push-notification.ts) and land a click on its session
+ * (notification-click.ts).
  *
  * Updates are never silent: a new worker waits until the page asks it to take over (the page's "update"
  * prompt posts SKIP_WAITING via workbox-window's messageSkipWaiting), so a running terminal is not reloaded
@@ -11,6 +12,10 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { IdbPairingStorage } from '../store/pairing-store.js';
+import { IdbPushStore } from '../store/push-store.js';
+import { clickPath, focusOrOpen } from './notification-click.js';
+import { genericNotification, type NotificationSpec, notificationForPush } from './push-notification.js';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
@@ -29,4 +34,37 @@ self.addEventListener('message', (event) => {
   if (event.data !== null && typeof event.data === 'object' && event.data.type === 'SKIP_WAITING') {
     void self.skipWaiting();
   }
+});
+
+async function pushNotification(data: PushMessageData | null): Promise<NotificationSpec> {
+  let pairings: IdbPairingStorage | undefined;
+  let seq: IdbPushStore | undefined;
+  try {
+    pairings = await IdbPairingStorage.open();
+    seq = await IdbPushStore.open();
+    const storage = pairings;
+    return await notificationForPush(data === null ? null : new Uint8Array(data.arrayBuffer()), {
+      listPairings: () => storage.list(),
+      seq,
+    });
+  } catch (error) {
+    return genericNotification(error instanceof Error ? error.name : 'storage failure');
+  } finally {
+    pairings?.close();
+    seq?.close();
+  }
+}
+
+self.addEventListener('push', (event) => {
+  event.waitUntil(
+    pushNotification(event.data).then(async (spec) => {
+      if (spec.failure !== null) console.warn(`push shown as generic: ${spec.failure}`);
+      await self.registration.showNotification(spec.title, spec.options);
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(focusOrOpen(self.clients, self.location.origin, clickPath(event.notification.data)));
 });
