@@ -77,7 +77,8 @@ export class Session {
   readonly id: string;
   private label: string;
   readonly command: readonly string[];
-  readonly cwd: string;
+  /** Starts as the spawn directory; the attention host keeps it current from OSC 7 / OSC 9;9. */
+  cwd: string;
   readonly createdAt: number;
   private readonly proc: pty.IPty;
   private readonly ring = new OutputRing(OUTPUT_RING_BYTES);
@@ -232,6 +233,16 @@ export class Session {
       at: this.opts.now(),
     });
     this.proc.write(bytes as unknown as string);
+  }
+
+  /**
+   * Bytes the terminal itself sends the program (focus reports CSI I / CSI O for a program that enabled them),
+   * not any viewer's input: no input activity, so they never acknowledge anything.
+   */
+  terminalReply(data: string): void {
+    if (this.exit !== null || data.length === 0) return;
+    if (data.length > MAX_INPUT_BYTES) throw new RangeError(`terminal reply over ${MAX_INPUT_BYTES} bytes`);
+    this.proc.write(data);
   }
 
   resize(cols: number, rows: number, viewerId: string | null): void {
