@@ -79,6 +79,28 @@ export async function notificationForPush(
   }
 }
 
+/**
+ * The push handler's whole job: show exactly one notification for `data`. If showing the opened one fails
+ * (e.g. the browser rejects its options), the generic one is shown instead; only a failure to show even that
+ * rejects. Resolves with what was shown.
+ */
+export async function showPushNotification(
+  data: Uint8Array | null,
+  deps: PushOpenDeps,
+  show: (title: string, options: NotificationSpec['options']) => Promise<void>,
+): Promise<NotificationSpec> {
+  const spec = await notificationForPush(data, deps);
+  try {
+    await show(spec.title, spec.options);
+    return spec;
+  } catch (error) {
+    if (spec.failure !== null) throw error;
+    const generic = genericNotification(`showNotification refused: ${describe(error)}`);
+    await show(generic.title, generic.options);
+    return generic;
+  }
+}
+
 async function open(data: Uint8Array | null, deps: PushOpenDeps): Promise<NotificationSpec> {
   if (data === null || data.length === 0) return genericNotification('push without data');
   const header = readPushEnvelopeHeader(data);

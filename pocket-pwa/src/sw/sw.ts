@@ -15,7 +15,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { IdbPairingStorage } from '../store/pairing-store.js';
 import { IdbPushStore } from '../store/push-store.js';
 import { clickPath, focusOrOpen } from './notification-click.js';
-import { genericNotification, type NotificationSpec, notificationForPush } from './push-notification.js';
+import { genericNotification, type NotificationSpec, showPushNotification } from './push-notification.js';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
@@ -36,32 +36,35 @@ self.addEventListener('message', (event) => {
   }
 });
 
-async function pushNotification(data: PushMessageData | null): Promise<NotificationSpec> {
+/** Opens the stores per push (a worker may be stopped between pushes) and shows exactly one notification. */
+async function onPush(data: PushMessageData | null): Promise<void> {
+  const show = (title: string, options: NotificationOptions) =>
+    self.registration.showNotification(title, options);
   let pairings: IdbPairingStorage | undefined;
   let seq: IdbPushStore | undefined;
+  let spec: NotificationSpec;
   try {
     pairings = await IdbPairingStorage.open();
     seq = await IdbPushStore.open();
     const storage = pairings;
-    return await notificationForPush(data === null ? null : new Uint8Array(data.arrayBuffer()), {
-      listPairings: () => storage.list(),
-      seq,
-    });
+    spec = await showPushNotification(
+      data === null ? null : new Uint8Array(data.arrayBuffer()),
+      { listPairings: () => storage.list(), seq },
+      show,
+    );
   } catch (error) {
-    return genericNotification(error instanceof Error ? error.name : 'storage failure');
+    // The stores did not open: still one notification, never none.
+    spec = genericNotification(error instanceof Error ? error.name : 'storage failure');
+    await show(spec.title, spec.options);
   } finally {
     pairings?.close();
     seq?.close();
   }
+  if (spec.failure !== null) console.warn(`push shown as generic: ${spec.failure}`);
 }
 
 self.addEventListener('push', (event) => {
-  event.waitUntil(
-    pushNotification(event.data).then(async (spec) => {
-      if (spec.failure !== null) console.warn(`push shown as generic: ${spec.failure}`);
-      await self.registration.showNotification(spec.title, spec.options);
-    }),
-  );
+  event.waitUntil(onPush(event.data));
 });
 
 self.addEventListener('notificationclick', (event) => {
