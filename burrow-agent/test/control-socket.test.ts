@@ -41,9 +41,10 @@ const status = (): StatusResult => ({
   version: 't',
   stateDir,
   sessions: { total: 0, running: 0, exited: 0 },
-  relay: { state: 'not-configured' },
-  enrollment: { enrolled: false },
-  devices: { paired: 0 },
+  relay: { state: 'not-configured', text: 'not enrolled' },
+  enrollment: { enrolled: false, relayUrl: null, burrowId: null },
+  devices: { paired: 0, connected: 0 },
+  push: { last: null, warnings: [] },
 });
 
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 /**
  * The `burrow` command table. Each command declares its options for `node:util` parseArgs, its usage line and
- * help text, and whether it prints data (then it takes --json). Later work adds `enroll`, `pair`, `devices`,
- * `await`, `watch`, `todo`, `setup` … as more entries here.
+ * help text, and whether it prints data (then it takes --json). The remote verbs live in remote-commands.ts,
+ * the attention verbs in attention-commands.ts, `setup` in setup-claude/.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +12,13 @@ import { startDaemon } from '../daemon/daemon.js';
 import { stderrLogger } from '../daemon/logger.js';
 import { installService, realRunner, uninstallService } from '../service/service-install.js';
 import type { SessionInfo } from '../session/session.js';
+import { setupCommand } from '../setup-claude/setup-command.js';
 import { runAttach } from './attach-command.js';
 import { DETACH_KEY_HELP } from './attach-input.js';
+import { ATTENTION_COMMANDS } from './attention-commands.js';
 import { asCliError, connectDaemon, NOT_RUNNING_MESSAGE, stateDirOf } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { REMOTE_COMMANDS } from './remote-commands.js';
 
 export interface CliIo {
   readonly stdin: NodeJS.ReadStream;
@@ -230,9 +233,11 @@ export const COMMANDS: readonly Command[] = [
           `daemon:     running (pid ${s.pid}, up ${duration(s.uptimeMs)}, version ${s.version})`,
           `state:      ${s.stateDir}`,
           `sessions:   ${s.sessions.running} running, ${s.sessions.exited} exited`,
-          `relay:      ${s.relay.state === 'not-configured' ? 'not configured (enrolling comes in a later version)' : s.relay.state}`,
-          `enrollment: ${s.enrollment.enrolled ? 'enrolled' : 'not enrolled'}`,
-          `devices:    ${s.devices.paired} paired`,
+          `relay:      ${s.relay.text}`,
+          `enrollment: ${s.enrollment.enrolled ? `enrolled at ${s.enrollment.relayUrl} as ${s.enrollment.burrowId}` : 'not enrolled'}`,
+          `devices:    ${s.devices.paired} paired, ${s.devices.connected} connected`,
+          `push:       ${s.push.last === null ? 'none sent yet' : `last ${s.push.last.reason} push ${s.push.last.outcome} (${s.push.last.delivered}/${s.push.last.targets}) at ${new Date(s.push.last.at).toISOString()}`}`,
+          ...s.push.warnings.map((w) => `  warning ${new Date(w.at).toISOString()}: ${w.text}`),
         ].join('\n'),
       );
       return ExitCode.Ok;
@@ -272,6 +277,9 @@ export const COMMANDS: readonly Command[] = [
       return ExitCode.Ok;
     },
   },
+  ...REMOTE_COMMANDS,
+  ...ATTENTION_COMMANDS,
+  setupCommand,
 ];
 
 export { NOT_RUNNING_MESSAGE };

@@ -56,6 +56,19 @@ const EventSchema = v.variant('event', [
   v.object({ event: v.literal('resize'), cols: v.number(), rows: v.number() }),
   v.object({ event: v.literal('exit'), exitCode: v.nullable(v.number()), signal: v.nullable(v.number()) }),
   v.object({ event: v.literal('closed'), reason: v.string() }),
+  v.object({
+    event: v.literal('pair-request'),
+    code: v.pipe(v.string(), v.regex(/^\d{6}$/)),
+    label: v.pipe(v.string(), v.maxLength(1024)),
+    platform: v.pipe(v.string(), v.maxLength(1024)),
+  }),
+  v.object({
+    event: v.literal('pair-done'),
+    outcome: v.picklist(['paired', 'declined', 'timeout', 'failed']),
+    message: v.pipe(v.string(), v.maxLength(1024)),
+    deviceId: v.nullable(v.string()),
+    label: v.nullable(v.pipe(v.string(), v.maxLength(1024))),
+  }),
 ]);
 const SnapshotHeaderSchema = v.object({
   cols: v.number(),
@@ -156,7 +169,7 @@ export class ControlClient {
     });
   }
 
-  request<M extends Exclude<Method, 'attach'>>(method: M, params: Params<M>): Promise<unknown> {
+  request<M extends Exclude<Method, 'attach' | 'pair'>>(method: M, params: Params<M>): Promise<unknown> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -172,6 +185,16 @@ export class ControlClient {
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.socket.write(encodeJson({ id, method: 'attach', params }));
+    });
+  }
+
+  /** Turns this connection into a pairing conversation; resolves with the link (PairingStarted). */
+  pair(params: Params<'pair'>, handlers: Pick<StreamHandlers, 'event' | 'end'>): Promise<unknown> {
+    this.stream = { ...handlers, snapshot: () => {}, output: () => {} };
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.socket.write(encodeJson({ id, method: 'pair', params }));
     });
   }
 

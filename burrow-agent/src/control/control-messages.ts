@@ -2,13 +2,17 @@
  * Every JSON message on the control socket after the handshake, validated on receipt with bounds. Requests
  * carry an id the response echoes; an `attach` turns the connection into one session's stream, on which the
  * client sends stream messages (no id) and Input frames, and the daemon sends events, Output and Snapshot
- * frames. New commands (enroll, pair, devices — later work) add methods here.
+ * frames. A `pair` turns it into a pairing conversation instead: the daemon sends `pair-request` (the code
+ * and the phone's label), the client answers `pair-answer`, the daemon ends with `pair-done`.
  */
 import * as v from 'valibot';
+import type { LastPush, PushWarning } from '../push/push-dispatch.js';
+import type { LinkStatus } from '../relay-link/link-status.js';
 import { MAX_HISTORY_PAGE } from '../screen/line-history.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../screen/screen-model.js';
 import { MAX_SESSION_NAME } from '../session/session-id.js';
 import { MAX_COMMAND_ARG_BYTES, MAX_COMMAND_ARGS } from '../session/session-registry.js';
+import { MAX_STATE_TEXT } from '../state/burrow-state.js';
 
 /** Longest session reference (id or name) and path accepted. */
 export const MAX_REF_LENGTH = MAX_SESSION_NAME * 4;
@@ -19,6 +23,13 @@ const cols = v.pipe(v.number(), v.integer(), v.minValue(MIN_COLS), v.maxValue(MA
 const rows = v.pipe(v.number(), v.integer(), v.minValue(MIN_ROWS), v.maxValue(MAX_ROWS));
 const offset = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 const empty = v.strictObject({});
+/** Longest `burrow await --timeout` (a day): the daemon keeps nothing for longer on a CLI's behalf. */
+export const MAX_AWAIT_MS = 24 * 60 * 60 * 1000;
+/** A WATCHING rule as typed; the engine validates its shape (attention/watch-rules.ts). */
+const watchKey = v.pipe(v.string(), v.minLength(1), v.maxLength(256));
+const stateText = v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_STATE_TEXT));
+/** A device id (devices/device-id.ts): 16 base64url characters. */
+const deviceId = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{16}$/));
 
 export const RequestParams = {
   status: empty,
@@ -46,7 +57,30 @@ export const RequestParams = {
     before: offset,
     count: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_HISTORY_PAGE)),
   }),
+  enroll: v.strictObject({ relayUrl: stateText, secret: v.nullable(stateText) }),
+  pair: v.strictObject({ label: v.nullable(v.pipe(v.string(), v.maxLength(MAX_SESSION_NAME * 4))) }),
+  devices: empty,
+  'devices-revoke': v.strictObject({ deviceId }),
+  'push-test': empty,
+  todo: v.strictObject({ session: ref, action: v.picklist(['on', 'off', 'toggle']) }),
+  dismiss: v.strictObject({ session: ref }),
+  await: v.strictObject({
+    session: ref,
+    until: v.picklist(['quiet', 'exit']),
+    timeoutMs: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_AWAIT_MS)),
+  }),
+  'watch-list': empty,
+  'watch-add': v.strictObject({ key: watchKey }),
+  'watch-remove': v.strictObject({ key: watchKey }),
+  'settings-get': empty,
+  'settings-set': v.strictObject({
+    key: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+    value: v.union([v.boolean(), v.pipe(v.number(), v.finite())]),
+  }),
 } as const;
+
+/** Methods that turn the connection into a stream (the response comes first, then stream traffic). */
+export type StreamMethod = 'attach' | 'pair';
 
 export type Method = keyof typeof RequestParams;
 export type Params<M extends Method> = v.InferOutput<(typeof RequestParams)[M]>;
@@ -63,6 +97,7 @@ export const StreamMessageSchema = v.variant('type', [
   v.strictObject({ type: v.literal('presence'), focused: v.boolean() }),
   v.strictObject({ type: v.literal('typing') }),
   v.strictObject({ type: v.literal('detach') }),
+  v.strictObject({ type: v.literal('pair-answer'), accept: v.boolean() }),
 ]);
 export type StreamMessage = v.InferOutput<typeof StreamMessageSchema>;
 
@@ -80,7 +115,20 @@ export type Response =
 export type StreamEvent =
   | { readonly event: 'resize'; readonly cols: number; readonly rows: number }
   | { readonly event: 'exit'; readonly exitCode: number | null; readonly signal: number | null }
-  | { readonly event: 'closed'; readonly reason: string };
+  | { readonly event: 'closed'; readonly reason: string }
+  | {
+      readonly event: 'pair-request';
+      readonly code: string;
+      readonly label: string;
+      readonly platform: string;
+    }
+  | {
+      readonly event: 'pair-done';
+      readonly outcome: 'paired' | 'declined' | 'timeout' | 'failed';
+      readonly message: string;
+      readonly deviceId: string | null;
+      readonly label: string | null;
+    };
 
 /** Header of a Snapshot frame. */
 export interface SnapshotHeader {
@@ -91,7 +139,7 @@ export interface SnapshotHeader {
   readonly reason: 'attach' | 'resync';
 }
 
-/** Daemon status; the relay / enrollment / devices slots are filled by later work. */
+/** Daemon status (`burrow status --json` prints it with `running: true`). */
 export interface StatusResult {
   readonly pid: number;
   readonly startedAt: number;
@@ -99,7 +147,30 @@ export interface StatusResult {
   readonly version: string;
   readonly stateDir: string;
   readonly sessions: { readonly total: number; readonly running: number; readonly exited: number };
-  readonly relay: { readonly state: 'not-configured' };
-  readonly enrollment: { readonly enrolled: boolean };
-  readonly devices: { readonly paired: number };
+  /**
+   * `state` is the link's kind (`not-configured` when not enrolled); `text` the same in words
+   * ("reconnecting in 4 s: …").
+   */
+  readonly relay: {
+    readonly state: 'not-configured' | Exclude<LinkStatus['kind'], 'not-enrolled'>;
+    readonly text: string;
+  };
+  readonly enrollment: {
+    readonly enrolled: boolean;
+    readonly relayUrl: string | null;
+    readonly burrowId: string | null;
+  };
+  readonly devices: { readonly paired: number; readonly connected: number };
+  readonly push: { readonly last: LastPush | null; readonly warnings: readonly PushWarning[] };
+}
+
+/** `devices` result: one row per paired phone (no keys, no delivery id). */
+export interface DeviceRowResult {
+  readonly deviceId: string;
+  readonly label: string;
+  readonly pairedAt: number;
+  readonly lastSeenAt: number | null;
+  readonly connected: boolean;
+  readonly subscribed: boolean | null;
+  readonly subscriptionUpdatedAt: number | null;
 }

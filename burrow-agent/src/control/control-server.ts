@@ -23,6 +23,7 @@ import {
   type StreamEvent,
   StreamMessageSchema,
 } from './control-messages.js';
+import { type DaemonVerbs, NO_VERBS } from './daemon-verbs.js';
 import {
   encodeJson,
   encodeOutput,
@@ -55,6 +56,8 @@ export interface ControlServerOptions {
   readonly token: Uint8Array;
   readonly registry: SessionRegistry;
   readonly status: () => StatusResult;
+  /** Everything beyond sessions; without it those methods answer bad-request (a bare session server). */
+  readonly verbs?: DaemonVerbs;
   readonly log: Logger;
   readonly handshakeBudgetMs?: number;
 }
@@ -110,17 +113,26 @@ export class ControlServer {
 
 class Connection {
   private readonly decoder = new FrameDecoder(MAX_HANDSHAKE_FRAME_BYTES);
-  private state: 'handshake' | 'ready' | 'attached' = 'handshake';
+  private state: 'handshake' | 'ready' | 'attached' | 'pairing' = 'handshake';
+  /** While pairing: answers the phone's request that is waiting for the owner. */
+  private pairAnswer: ((accept: boolean) => void) | null = null;
   private readonly nonce = newNonce();
   private timer: NodeJS.Timeout | undefined;
   private attachment: Attachment | undefined;
   private queue = Promise.resolve();
+  /** Aborted when the socket closes: cancels an `await` this connection is waiting on. */
+  private readonly closed = new AbortController();
+  private readonly realmId: string;
+  private readonly verbs: DaemonVerbs;
 
   constructor(
     private readonly socket: Socket,
     private readonly opts: ControlServerOptions,
     private readonly nextViewerId: () => string,
-  ) {}
+  ) {
+    this.realmId = nextViewerId();
+    this.verbs = opts.verbs ?? NO_VERBS;
+  }
 
   start(): void {
     this.timer = setTimeout(
@@ -131,6 +143,8 @@ class Connection {
     this.socket.on('close', () => {
       clearTimeout(this.timer);
       this.attachment?.detach();
+      this.closed.abort();
+      this.verbs.realmGone(this.realmId);
     });
     this.socket.write(encodeJson({ type: 'challenge', v: 1, nonce: this.nonce }));
   }
@@ -155,7 +169,8 @@ class Connection {
         if (this.state === 'handshake') this.onHello(f.type, f.payload);
         else if (f.type === FrameType.Input && this.state === 'attached') this.attachment!.input(f.payload);
         else if (f.type !== FrameType.Json) throw new FrameError(`unexpected frame type ${f.type}`);
-        else if (this.state === 'attached') this.onStreamMessage(parseJsonPayload(f.payload));
+        else if (this.state === 'attached' || this.state === 'pairing')
+          this.onStreamMessage(parseJsonPayload(f.payload));
         else {
           const json = parseJsonPayload(f.payload);
           // Requests run one at a time, in order, so responses come back in request order.
@@ -205,6 +220,10 @@ class Connection {
         this.startAttach(id, params.output as Params<'attach'>);
         return;
       }
+      if (method === 'pair') {
+        await this.startPair(id, params.output as Params<'pair'>);
+        return;
+      }
       const result = await this.handle(method, params.output);
       this.respond({ id, ok: true, result });
     } catch (err) {
@@ -212,13 +231,13 @@ class Connection {
     }
   }
 
-  private async handle(method: Exclude<Method, 'attach'>, params: unknown): Promise<unknown> {
+  private async handle(method: Exclude<Method, 'attach' | 'pair'>, params: unknown): Promise<unknown> {
     const reg = this.opts.registry;
     switch (method) {
       case 'status':
         return this.opts.status();
       case 'list':
-        return { sessions: reg.list() };
+        return { sessions: reg.list().map((s) => ({ ...s, ...this.verbs.describe(s) })) };
       case 'create': {
         const p = params as Params<'create'>;
         return { session: reg.create(p).info() };
@@ -233,7 +252,51 @@ class Connection {
         const p = params as Params<'history'>;
         return reg.get(p.session).history(p.before, p.count);
       }
+      default:
+        return this.verbs.handle(method, params as Params<typeof method>, {
+          realmId: this.realmId,
+          signal: this.closed.signal,
+        });
     }
+  }
+
+  /**
+   * `burrow pair` (DESIGN §4.2): the daemon opens the offer and answers with the link; when a phone proves it
+   * holds the link's secret the CLI gets the code and label and answers y/N. The CLI going away (Ctrl-C)
+   * cancels the offer at once and declines any request waiting for it.
+   */
+  private async startPair(id: number, p: Params<'pair'>): Promise<void> {
+    const remote = this.verbs;
+    let finished = false;
+    const started = await remote.startPairing({
+      label: p.label,
+      approve: (r) =>
+        new Promise<boolean>((resolve) => {
+          if (this.socket.destroyed) return resolve(false);
+          this.pairAnswer = resolve;
+          this.event({ event: 'pair-request', code: r.code, label: r.label, platform: r.platform });
+        }),
+      done: (r) => {
+        finished = true;
+        this.pairAnswer = null;
+        this.event({
+          event: 'pair-done',
+          outcome: r.outcome,
+          message: r.outcome === 'paired' ? 'paired' : r.message,
+          deviceId: r.outcome === 'paired' ? r.deviceId : null,
+          label: r.outcome === 'paired' ? r.label : null,
+        });
+        this.socket.end();
+      },
+    });
+    this.state = 'pairing';
+    this.socket.on('close', () => {
+      if (finished) return;
+      this.pairAnswer?.(false);
+      this.pairAnswer = null;
+      remote.cancelPairing();
+    });
+    this.respond({ id, ok: true, result: started });
   }
 
   private startAttach(id: number, p: Params<'attach'>): void {
@@ -278,9 +341,15 @@ class Connection {
   private onStreamMessage(json: unknown): void {
     const msg = v.safeParse(StreamMessageSchema, json);
     if (!msg.success) throw new FrameError('malformed stream message');
+    const m = msg.output;
+    if (m.type === 'pair-answer') {
+      const answer = this.pairAnswer;
+      this.pairAnswer = null;
+      answer?.(m.accept);
+      return;
+    }
     const a = this.attachment;
     if (a === undefined) return;
-    const m = msg.output;
     if (m.type === 'resize') a.resize(m.cols, m.rows);
     else if (m.type === 'presence') a.presence({ focused: m.focused });
     else if (m.type === 'typing') a.presence({ typing: true });
@@ -304,6 +373,12 @@ function errorOf(err: unknown): { code: ErrorCode; message: string } {
   if (err instanceof RangeError || err instanceof TypeError)
     return { code: 'bad-request', message: err.message };
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** DaemonRunningError if a live daemon answers on `path`: checked before a daemon opens its state files. */
+export async function assertNoDaemonOn(path: string): Promise<void> {
+  if (existsSync(path) && (await isLive(path)))
+    throw new DaemonRunningError(`a Burrow daemon is already running on ${path}`);
 }
 
 /** True if something accepts connections on `path` (a running daemon), false if the socket is stale. */

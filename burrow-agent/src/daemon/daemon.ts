@@ -1,17 +1,23 @@
 /**
- * `burrow daemon`: owns the sessions and the control socket (DESIGN §6). Shutdown is idempotent and ordered
- * (standalone-host-spec "Shutdown"): stop accepting and close every viewer, then run the hooks later parts
- * register (relay link, attention engine), then end every PTY, then flush state, then resolve.
+ * `burrow daemon`: owns the sessions, the control socket, the attention host and the remote side (relay link,
+ * pairing, devices, push) (DESIGN §6). Shutdown is idempotent and ordered (standalone-host-spec "Shutdown"):
+ * stop accepting and close every local viewer, then the relay link (phones hear `shutting down`), then the
+ * attention host (flushes attention.json, cancels awaits), then hooks registered by callers, then end every PTY.
  */
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { AttentionHost } from '../attention-host/index.js';
 import type { StatusResult } from '../control/control-messages.js';
 import { controlSocketPath } from '../control/control-paths.js';
-import { ControlServer } from '../control/control-server.js';
+import { assertNoDaemonOn, ControlServer } from '../control/control-server.js';
 import { loadOrCreateControlToken } from '../control/control-token.js';
+import type { PushReason } from '../push/push-payload.js';
+import { RemoteService } from '../remote/remote-service.js';
 import type { Logger } from '../session/activity.js';
 import { SessionRegistry } from '../session/session-registry.js';
 import { type BurrowState, openSettingsStore, openStateStore } from '../state/burrow-state.js';
 import { ensureOwnerOnlyDir } from '../state/state-dir.js';
+import { daemonVerbs } from './daemon-verbs.js';
 
 export interface DaemonOptions {
   readonly stateDir: string;
@@ -22,7 +28,10 @@ export interface DaemonOptions {
 
 export interface RunningDaemon {
   readonly registry: SessionRegistry;
+  readonly attention: AttentionHost;
+  readonly remote: RemoteService;
   readonly socketPath: string;
+  /** burrow.json as read at start (RemoteService owns it afterwards: ask it, not this, for current state). */
   readonly state: BurrowState;
   /** Registers work for shutdown, run after viewers close and before PTYs are killed. */
   onShutdown(hook: () => Promise<void> | void): void;
@@ -53,16 +62,51 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
   const settings = openSettingsStore(opts.stateDir).load();
   const token = loadOrCreateControlToken(opts.stateDir);
   const socketPath = controlSocketPath(opts.stateDir);
+  // Before the attention host reads (and may later write) attention.json: it belongs to a running daemon.
+  await assertNoDaemonOn(socketPath);
   const registry = new SessionRegistry({
     now,
     env: opts.env,
     defaultShell: settings.defaultShell ?? opts.env.SHELL ?? '/bin/sh',
     log: opts.log,
   });
+  const burrowLog = (line: string) => opts.log('info', line);
+  // The host's push-due hook is called synchronously from its effects; the send runs on its own and only
+  // ever reports (PushSender never throws for relay trouble; anything else is logged).
+  let remote: RemoteService | undefined;
+  const attention = new AttentionHost({
+    registry,
+    stateDir: opts.stateDir,
+    log: opts.log,
+    now,
+    onPushDue: (sessionId, _episodeId, view) => {
+      if (remote === undefined || !attention.settings().pushEnabled) return;
+      let label = sessionId;
+      try {
+        label = registry.get(sessionId).info().name;
+      } catch {
+        // exited and cleared meanwhile: the id is label enough
+      }
+      remote.sendPush({ sessionId, label, reason: pushReasonOf(view) }).catch((err: unknown) => {
+        opts.log('error', `push failed: ${(err as Error).message}`);
+      });
+    },
+  });
+  remote = new RemoteService({
+    stateDir: opts.stateDir,
+    burrowName: hostname(),
+    registry,
+    attention,
+    log: burrowLog,
+    now,
+  });
+  const service = remote;
   const status = (): StatusResult => {
     const sessions = registry.list();
     const running = sessions.filter((s) => s.status === 'running').length;
-    const current = stateStore.load();
+    const link = service.linkStatus;
+    const enrollment = service.enrollment();
+    const devices = service.listDevices();
     return {
       pid: process.pid,
       startedAt,
@@ -70,13 +114,34 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       version: AGENT_VERSION,
       stateDir: opts.stateDir,
       sessions: { total: sessions.length, running, exited: sessions.length - running },
-      relay: { state: 'not-configured' },
-      enrollment: { enrolled: current.enrollment !== null },
-      devices: { paired: current.acl.length },
+      relay: {
+        state: link.kind === 'not-enrolled' ? 'not-configured' : link.kind,
+        text: service.statusText(),
+      },
+      enrollment: {
+        enrolled: enrollment !== null,
+        relayUrl: enrollment?.relayUrl ?? null,
+        burrowId: enrollment?.burrowId ?? null,
+      },
+      devices: { paired: devices.length, connected: devices.filter((d) => d.connected).length },
+      push: { last: service.push.last, warnings: service.push.warnings },
     };
   };
-  const control = new ControlServer({ socketPath, token, registry, status, log: opts.log });
-  await control.listen();
+  const control = new ControlServer({
+    socketPath,
+    token,
+    registry,
+    status,
+    verbs: daemonVerbs(service, registry, attention),
+    log: opts.log,
+  });
+  try {
+    await control.listen();
+  } catch (err) {
+    attention.dispose();
+    throw err;
+  }
+  service.start();
   opts.log('info', `burrow daemon ${AGENT_VERSION} (pid ${process.pid}) listening on ${socketPath}`);
 
   const hooks: Array<() => Promise<void> | void> = [];
@@ -85,6 +150,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     stopping ??= (async () => {
       opts.log('info', 'shutting down');
       await control.close();
+      service.stop();
+      attention.dispose();
       for (const hook of hooks) {
         try {
           await hook();
@@ -99,5 +166,24 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     })();
     return stopping;
   };
-  return { registry, socketPath, state, onShutdown: (h) => void hooks.push(h), stop };
+  return {
+    registry,
+    attention,
+    remote: service,
+    socketPath,
+    state,
+    onShutdown: (h) => void hooks.push(h),
+    stop,
+  };
+}
+
+/** Which fixed push body fits what rang (push-payload.ts PUSH_BODIES): a report, a quiet watched command, an exit. */
+export function pushReasonOf(view: {
+  exited: boolean;
+  notification: unknown;
+  watchKey: string | null;
+}): PushReason {
+  if (view.exited) return 'exit';
+  if (view.notification === null && view.watchKey !== null) return 'watching';
+  return 'report';
 }

@@ -65,6 +65,11 @@ export class DeviceRegistry {
     });
   }
 
+  /** Every paired device with its keys, in ACL order (the push sender reads this at send time). */
+  records(): DeviceRecord[] {
+    return this.state.load().acl.map(toRecord);
+  }
+
   findByPublicKey(clientPublicKey: Uint8Array): DeviceRecord | undefined {
     const key = encodeBase64url(clientPublicKey);
     const entry = this.state.load().acl.find((e) => e.clientPublicKey === key);

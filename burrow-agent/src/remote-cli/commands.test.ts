@@ -82,11 +82,20 @@ describe('devices commands', () => {
     const out: string[] = [];
     await devicesCommand({ json: true }, port, (s) => out.push(s));
     expect(JSON.parse(out[0]!)).toEqual([
-      { deviceId: 'dev0000000000001', label: 'phone', pairedAt: 0, lastSeenAt: null, connected: true },
+      {
+        deviceId: 'dev0000000000001',
+        label: 'phone',
+        pairedAt: 0,
+        lastSeenAt: null,
+        connected: true,
+        subscribed: null,
+        subscriptionUpdatedAt: null,
+      },
     ]);
     out.length = 0;
     await devicesCommand({ json: false }, port, (s) => out.push(s));
     expect(out[1]).toContain('connected now');
+    expect(out[1]).toContain('unknown');
   });
 
   it('revokes by id and explains unknown or malformed ids', async () => {

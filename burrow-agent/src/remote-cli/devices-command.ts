@@ -4,15 +4,26 @@
  */
 import type { DeviceView } from '../devices/device-registry.js';
 
+/** A paired device as listed; the push fields come from the relay's delivery list (null: not asked / unknown). */
+export type DeviceListing = Omit<DeviceView, 'deliveryId'> & {
+  readonly connected: boolean;
+  readonly subscribed?: boolean | null;
+  readonly subscriptionUpdatedAt?: number | null;
+};
+
 export interface DevicesPort {
-  listDevices():
-    | (DeviceView & { readonly connected: boolean })[]
-    | Promise<(DeviceView & { readonly connected: boolean })[]>;
+  listDevices(): readonly DeviceListing[] | Promise<readonly DeviceListing[]>;
   revokeDevice(deviceId: string): Promise<{ revoked: boolean; closed: number; deliveryRevoked: boolean }>;
 }
 
 const when = (ms: number | null) =>
   ms === null ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16);
+
+function pushColumn(d: DeviceListing): string {
+  if (d.subscribed === undefined || d.subscribed === null) return 'unknown';
+  if (!d.subscribed) return 'off';
+  return d.subscriptionUpdatedAt ? `on (${when(d.subscriptionUpdatedAt)})` : 'on';
+}
 
 export async function devicesCommand(
   args: { json: boolean },
@@ -23,12 +34,14 @@ export async function devicesCommand(
   if (args.json) {
     print(
       JSON.stringify(
-        devices.map(({ deviceId, label, pairedAt, lastSeenAt, connected }) => ({
-          deviceId,
-          label,
-          pairedAt,
-          lastSeenAt,
-          connected,
+        devices.map((d) => ({
+          deviceId: d.deviceId,
+          label: d.label,
+          pairedAt: d.pairedAt,
+          lastSeenAt: d.lastSeenAt,
+          connected: d.connected,
+          subscribed: d.subscribed ?? null,
+          subscriptionUpdatedAt: d.subscriptionUpdatedAt ?? null,
         })),
       ),
     );
@@ -38,11 +51,11 @@ export async function devicesCommand(
     print('No paired devices. Pair one with `burrow pair`.');
     return 0;
   }
-  print(`${'ID'.padEnd(18)}${'LABEL'.padEnd(26)}${'PAIRED'.padEnd(18)}LAST SEEN`);
+  print(`${'ID'.padEnd(18)}${'LABEL'.padEnd(26)}${'PAIRED'.padEnd(18)}${'PUSH'.padEnd(24)}LAST SEEN`);
   for (const d of devices) {
     const label = d.label.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 24);
     print(
-      `${d.deviceId.padEnd(18)}${label.padEnd(26)}${when(d.pairedAt).padEnd(18)}${d.connected ? 'connected now' : when(d.lastSeenAt)}`,
+      `${d.deviceId.padEnd(18)}${label.padEnd(26)}${when(d.pairedAt).padEnd(18)}${pushColumn(d).padEnd(24)}${d.connected ? 'connected now' : when(d.lastSeenAt)}`,
     );
   }
   return 0;

@@ -4,6 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  type DeliveryListResponse,
+  decodeDeliveryListResponse,
   decodeEnrollResponse,
   decodeErrorBody,
   type EnrollResponse,
@@ -86,6 +88,19 @@ export class HttpDeliveryRegistrar implements DeliveryRegistrar {
       headers: { authorization: `Bearer ${this.burrowToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ tokenHash: tokenHash(deliveryToken) }),
     });
+  }
+
+  /** `GET /v1/burrows/:id/deliveries`: which deliveries the relay holds, and whether each has a subscription. */
+  async list(): Promise<DeliveryListResponse> {
+    const res = await call(this.fetchFn, `${base(this.relayUrl)}/v1/burrows/${this.burrowId}/deliveries`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${this.burrowToken}` },
+    });
+    try {
+      return decodeDeliveryListResponse(await res.json());
+    } catch {
+      throw new RelayHttpError(res.status, 'the relay answered the delivery list with something unexpected');
+    }
   }
 
   async revoke(deliveryId: string): Promise<void> {

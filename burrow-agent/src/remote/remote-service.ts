@@ -5,15 +5,20 @@
  * `burrow devices` and `burrow status` to its methods. Sessions never wait on it: with no enrollment or with
  * the relay down, it only reports why.
  */
-import { keyPairFromPrivate } from '@burrow/crypto';
+import { type KeyPair, keyPairFromPrivate } from '@burrow/crypto';
 import { nodeAead } from '@burrow/crypto/node-aead';
 import { CloseCode, decodeBase64url } from '@burrow/protocol';
 import { openDeviceActivityStore } from '../devices/device-activity.js';
 import { DeviceRegistry, type DeviceView } from '../devices/device-registry.js';
+import { PushSeqStore } from '../devices/push-seq-store.js';
 import { pairingLink, pairingQr } from '../pairing/pairing-link.js';
 import { PairingOffers } from '../pairing/pairing-offer.js';
+import { PushDispatch } from '../push/push-dispatch.js';
+import type { PushRequest, PushSendReport } from '../push/push-sender.js';
+import { PushSender } from '../push/push-sender.js';
 import { describeLinkStatus, type LinkStatus } from '../relay-link/link-status.js';
 import { RelayLink } from '../relay-link/relay-link.js';
+import { type EnrollArgs, enrollCommand } from '../remote-cli/enroll-command.js';
 import { HttpDeliveryRegistrar } from '../remote-cli/relay-http.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { openStateStore } from '../state/burrow-state.js';
@@ -40,6 +45,15 @@ export interface PairingStarted {
   readonly expiresAt: number;
 }
 
+/** One row of `burrow devices`: the ACL joined with the relay's delivery list. */
+export interface DeviceRow extends DeviceView {
+  readonly connected: boolean;
+  /** Whether the relay holds a Web Push subscription for it; null when the relay could not be asked. */
+  readonly subscribed: boolean | null;
+  /** When the phone last sent its subscription to the relay (ms), null if never or unknown. */
+  readonly subscriptionUpdatedAt: number | null;
+}
+
 export class RemoteService {
   readonly #o: RemoteServiceOptions;
   readonly #now: () => number;
@@ -51,6 +65,10 @@ export class RemoteService {
   #deliveries: HttpDeliveryRegistrar | null = null;
   #approver: PairApprover | null = null;
   #pairingDone: ((r: PairingResult) => void) | null = null;
+  #sender: PushSender | null = null;
+  readonly #pushSeq: PushSeqStore;
+  /** Pushes go through here (the attention host's push-due hook, `burrow push test`, the remote API). */
+  readonly push: PushDispatch;
 
   constructor(options: RemoteServiceOptions) {
     this.#o = options;
@@ -58,6 +76,8 @@ export class RemoteService {
     this.#store = openStateStore(options.stateDir);
     this.#devices = new DeviceRegistry(this.#store, openDeviceActivityStore(options.stateDir));
     this.#offers = new PairingOffers(this.#now);
+    this.#pushSeq = new PushSeqStore(options.stateDir);
+    this.push = new PushDispatch({ sender: () => this.#sender, log: options.log, now: this.#now });
   }
 
   /** Connects to the relay if enrolled (call again after `burrow enroll` to switch to the new enrollment). */
@@ -71,11 +91,27 @@ export class RemoteService {
     const e = state.enrollment;
     if (!e || !state.staticKey) return;
     this.#deliveries = new HttpDeliveryRegistrar(e.relayUrl, e.burrowId, e.burrowToken);
+    const staticKeyPair: KeyPair = keyPairFromPrivate(decodeBase64url(state.staticKey.privateKey));
+    const devices = this.#devices;
+    this.#sender = new PushSender({
+      relayUrl: e.relayUrl,
+      burrowId: e.burrowId,
+      burrowToken: e.burrowToken,
+      staticKeyPair,
+      // Read at send time (a revocation during a delay takes effect); seq persisted before it is used.
+      devices: {
+        activeDevices: () => devices.records(),
+        reservePushSeq: (id) =>
+          this.#pushSeq.reserve(id, new Set(devices.records().map((d) => d.deliveryId))),
+      },
+      fetch: (url, init) => fetch(url, init),
+      clock: this.#now,
+    });
     const endpoint = new RemoteEndpoint({
       burrowId: e.burrowId,
       burrowName: this.#o.burrowName,
       relayUrl: e.relayUrl,
-      staticKeyPair: keyPairFromPrivate(decodeBase64url(state.staticKey.privateKey)),
+      staticKeyPair,
       devices: this.#devices,
       offers: this.#offers,
       registry: this.#o.registry,
@@ -114,6 +150,55 @@ export class RemoteService {
     this.#link?.stop();
     this.#link = null;
     this.#endpoint = null;
+    this.#sender = null;
+  }
+
+  /** `burrow enroll` through the daemon: enroll at the relay, store it, and connect with the new identity. */
+  async enroll(
+    args: EnrollArgs,
+    fetchFn: typeof fetch = fetch,
+  ): Promise<{ burrowId: string; relayUrl: string }> {
+    const result = await enrollCommand(args, this.#store, this.#now, fetchFn);
+    this.start();
+    return result;
+  }
+
+  /** What `burrow status` says about enrollment; read through this object's store, so never stale. */
+  enrollment(): { readonly relayUrl: string; readonly burrowId: string } | null {
+    const e = this.#store.load().enrollment;
+    return e ? { relayUrl: e.relayUrl, burrowId: e.burrowId } : null;
+  }
+
+  /** Sends one push to every active device (null when not enrolled). */
+  sendPush(request: PushRequest): Promise<PushSendReport | null> {
+    return this.push.send(request);
+  }
+
+  /**
+   * `burrow devices`: the ACL, live connections, and the relay's subscription list (one GET; when the relay
+   * cannot be reached the push columns are null and `relayError` says why).
+   */
+  async deviceRows(): Promise<{ devices: DeviceRow[]; relayError: string | null }> {
+    const local = this.listDevices();
+    let byDelivery: Map<string, number | null> | null = null;
+    let relayError: string | null = null;
+    if (this.#deliveries !== null) {
+      try {
+        const list = await this.#deliveries.list();
+        byDelivery = new Map(list.deliveries.map((d) => [d.deliveryId, d.subscriptionUpdatedAt]));
+      } catch (error) {
+        relayError = (error as Error).message;
+      }
+    } else relayError = 'not enrolled';
+    const devices = local.map((d) => {
+      const updated = byDelivery?.get(d.deliveryId);
+      return {
+        ...d,
+        subscribed: byDelivery === null ? null : updated !== undefined && updated !== null,
+        subscriptionUpdatedAt: updated ?? null,
+      };
+    });
+    return { devices, relayError };
   }
 
   get linkStatus(): LinkStatus {

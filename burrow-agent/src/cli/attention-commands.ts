@@ -1,0 +1,175 @@
+/**
+ * `burrow await`, `watch`, `unwatch`, `todo`, `dismiss` and `settings` (DESIGN §5, alert-spec): the attention
+ * engine's verbs, answered by the daemon's attention host over the control socket.
+ */
+import type { AwaitCause } from '../attention/awaits.js';
+import type { AlertSettings } from '../attention/settings.js';
+import { MAX_AWAIT_MS } from '../control/control-messages.js';
+import type { Command, Invocation } from './commands.js';
+import { asCliError, connectDaemon } from './daemon-connection.js';
+import { CliError, ExitCode } from './exit-codes.js';
+
+const json = { json: { type: 'boolean', default: false } } as const;
+
+/** Without --timeout, `burrow await` waits this long (an hour) before answering `timeout`. */
+export const DEFAULT_AWAIT_TIMEOUT_S = 60 * 60;
+
+/** Causes that mean the awaited thing happened (exit 0); `timeout`, `cancelled` and `died` are not. */
+const REAL_CAUSES: ReadonlySet<AwaitCause> = new Set(['quiet', 'exit', 'bell', 'idle']);
+
+function print(inv: Invocation, text: string): void {
+  inv.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+async function call<T>(
+  inv: Invocation,
+  fn: (c: Awaited<ReturnType<typeof connectDaemon>>) => Promise<unknown>,
+) {
+  const client = await connectDaemon(inv.io.env);
+  try {
+    return (await fn(client)) as T;
+  } catch (err) {
+    throw asCliError(err);
+  } finally {
+    client.close();
+  }
+}
+
+/** `true`/`false`, or a number; settings values are nothing else. */
+export function parseSettingValue(raw: string): boolean | number {
+  if (raw === 'true' || raw === 'on') return true;
+  if (raw === 'false' || raw === 'off') return false;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n))
+    throw new CliError(ExitCode.Usage, `not a boolean or number: ${raw}`);
+  return n;
+}
+
+function settingsText(s: AlertSettings): string {
+  return Object.entries(s)
+    .map(([k, v]) => `${k} = ${String(v)}`)
+    .join('\n');
+}
+
+export const ATTENTION_COMMANDS: readonly Command[] = [
+  {
+    name: 'await',
+    summary: 'wait until a session goes quiet or its command exits; print why it ended',
+    usage: 'burrow await SESSION --until quiet|exit [--timeout SECONDS] [--json]',
+    details:
+      'Prints the cause: quiet, exit, bell, idle (the thing happened: exit 0), or timeout, died, cancelled\n' +
+      `(exit 1). Default timeout ${DEFAULT_AWAIT_TIMEOUT_S} s, at most ${MAX_AWAIT_MS / 1000} s.`,
+    options: { until: { type: 'string' }, timeout: { type: 'string' }, ...json },
+    positionals: [1, 1],
+    async run(inv) {
+      const until = inv.values.until;
+      if (until !== 'quiet' && until !== 'exit')
+        throw new CliError(ExitCode.Usage, '--until quiet|exit is required');
+      const raw = inv.values.timeout;
+      const seconds = typeof raw === 'string' ? Number(raw) : DEFAULT_AWAIT_TIMEOUT_S;
+      if (!Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > MAX_AWAIT_MS)
+        throw new CliError(ExitCode.Usage, `--timeout must be 0…${MAX_AWAIT_MS / 1000} seconds`);
+      const r = await call<{ session: string; cause: AwaitCause }>(inv, (c) =>
+        c.request('await', { session: inv.positionals[0]!, until, timeoutMs: Math.round(seconds * 1000) }),
+      );
+      print(inv, inv.values.json ? JSON.stringify(r) : r.cause);
+      return REAL_CAUSES.has(r.cause) ? ExitCode.Ok : ExitCode.Failure;
+    },
+  },
+  {
+    name: 'watch',
+    summary: 'ring when a command of this kind goes quiet (a WATCHING rule); --list shows them',
+    usage: 'burrow watch KEY | burrow watch --list [--json]',
+    details: 'KEY is a command name as `burrow ls --json` shows it in watchKey (e.g. claude, codex).',
+    options: { list: { type: 'boolean', default: false }, ...json },
+    positionals: [0, 1],
+    async run(inv) {
+      const key = inv.positionals[0];
+      if ((key === undefined) === (inv.values.list !== true))
+        throw new CliError(ExitCode.Usage, 'usage: burrow watch KEY | burrow watch --list');
+      const r = await call<{ rules: string[] }>(inv, (c) =>
+        key === undefined ? c.request('watch-list', {}) : c.request('watch-add', { key }),
+      );
+      print(inv, inv.values.json ? JSON.stringify(r.rules) : r.rules.join('\n') || 'no WATCHING rules');
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'unwatch',
+    summary: 'remove a WATCHING rule',
+    usage: 'burrow unwatch KEY [--json]',
+    options: { ...json },
+    positionals: [1, 1],
+    async run(inv) {
+      const r = await call<{ rules: string[] }>(inv, (c) =>
+        c.request('watch-remove', { key: inv.positionals[0]! }),
+      );
+      print(inv, inv.values.json ? JSON.stringify(r.rules) : r.rules.join('\n') || 'no WATCHING rules');
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'todo',
+    summary: "mark a session TODO (it stays in the phone's list until cleared), or clear it",
+    usage: 'burrow todo SESSION on|off|toggle [--json]',
+    options: { ...json },
+    positionals: [2, 2],
+    async run(inv) {
+      const [session, action] = inv.positionals as [string, string];
+      if (action !== 'on' && action !== 'off' && action !== 'toggle')
+        throw new CliError(ExitCode.Usage, 'usage: burrow todo SESSION on|off|toggle');
+      const r = await call<{ session: string; todo: boolean }>(inv, (c) =>
+        c.request('todo', { session, action }),
+      );
+      print(inv, inv.values.json ? JSON.stringify(r) : `${r.session}: TODO ${r.todo ? 'on' : 'off'}`);
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'dismiss',
+    summary: "silence a session's ring and clear its notification",
+    usage: 'burrow dismiss SESSION [--json]',
+    options: { ...json },
+    positionals: [1, 1],
+    async run(inv) {
+      const r = await call<{ session: string }>(inv, (c) =>
+        c.request('dismiss', { session: inv.positionals[0]! }),
+      );
+      print(inv, inv.values.json ? JSON.stringify(r) : `dismissed ${r.session}`);
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'settings',
+    summary: 'show or change alarm settings',
+    usage: 'burrow settings [get [KEY]] [--json] | burrow settings set KEY VALUE',
+    details:
+      'Keys: inactivityTimeoutMs, deferAlertsUntilQuiet, pushEnabled, pushDelayMs. Values are clamped.',
+    options: { ...json },
+    positionals: [0, 3],
+    async run(inv) {
+      const [verb = 'get', key, value] = inv.positionals;
+      let r: { settings: AlertSettings };
+      if (verb === 'set') {
+        if (key === undefined || value === undefined)
+          throw new CliError(ExitCode.Usage, 'usage: burrow settings set KEY VALUE');
+        const v = parseSettingValue(value);
+        r = await call(inv, (c) => c.request('settings-set', { key, value: v }));
+      } else if (verb === 'get' && value === undefined) {
+        r = await call(inv, (c) => c.request('settings-get', {}));
+        if (key !== undefined) {
+          if (!Object.hasOwn(r.settings, key)) throw new CliError(ExitCode.Usage, `unknown setting ${key}`);
+          const one = r.settings[key as keyof AlertSettings];
+          print(inv, inv.values.json ? JSON.stringify(one) : String(one));
+          return ExitCode.Ok;
+        }
+      } else
+        throw new CliError(
+          ExitCode.Usage,
+          'usage: burrow settings [get [KEY]] | burrow settings set KEY VALUE',
+        );
+      print(inv, inv.values.json ? JSON.stringify(r.settings) : settingsText(r.settings));
+      return ExitCode.Ok;
+    },
+  },
+];

@@ -1,0 +1,169 @@
+/**
+ * The control socket's verbs beyond sessions, as the daemon answers them: remote ones through RemoteService
+ * (`burrow enroll`, `devices`, `devices revoke`, `push test`, pairing) and attention ones through the
+ * attention host (`await`, `todo`, `dismiss`, `watch`, `settings`). Results are plain JSON for the CLI (no
+ * keys, no delivery ids).
+ */
+import type { AlertVerb } from '../attention/alert-manager.js';
+import type { AwaitCause } from '../attention/awaits.js';
+import type { SessionAlertView } from '../attention/engine.js';
+import type { AlertSettings } from '../attention/settings.js';
+import type { DeviceRowResult, Params } from '../control/control-messages.js';
+import type { DaemonVerbs } from '../control/daemon-verbs.js';
+import type { PushSendReport } from '../push/push-sender.js';
+import type { RemoteService } from '../remote/remote-service.js';
+import { newSessionId } from '../session/session-id.js';
+import type { SessionRegistry } from '../session/session-registry.js';
+
+/** What `burrow push test` prints with --json. */
+export interface PushTestResult {
+  readonly outcome: PushSendReport['outcome'];
+  readonly targets: number;
+  readonly delivered: number;
+  readonly gone: number;
+  readonly noSubscription: number;
+  readonly failed: number;
+  readonly dropped: number;
+  readonly relayError: string | null;
+}
+
+export function pushTestResult(r: PushSendReport): PushTestResult {
+  return {
+    outcome: r.outcome,
+    targets: r.targets,
+    delivered: r.delivered,
+    gone: r.gone.length,
+    noSubscription: r.noSubscription.length,
+    failed: r.failed.length,
+    dropped: r.dropped,
+    relayError: r.relayError?.message ?? null,
+  };
+}
+
+/** A test push names a session the phone can open: the first running one, else a fresh id it will not find. */
+function testTarget(registry: SessionRegistry): { sessionId: string; label: string } {
+  const s = registry.list().find((x) => x.status === 'running');
+  return s ? { sessionId: s.id, label: s.name } : { sessionId: newSessionId(), label: 'Burrow' };
+}
+
+/** The part of the attention host (src/attention-host/README.md) the CLI verbs use. */
+export interface AttentionVerbsHost {
+  view(sessionId: string): SessionAlertView | null;
+  verb(sessionId: string, verb: AlertVerb): void;
+  await(
+    realmId: string,
+    sessionId: string,
+    opts: { until: 'quiet' | 'exit'; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<AwaitCause>;
+  realmGone(realmId: string): void;
+  settings(): AlertSettings;
+  updateSettings(patch: unknown): AlertSettings;
+  watchRules(): readonly string[];
+  addWatchRule(rule: string): readonly string[];
+  removeWatchRule(rule: string): readonly string[];
+}
+
+/** `burrow settings set KEY VALUE` accepts exactly the alarm settings' own keys. */
+function settingsPatch(current: AlertSettings, key: string, value: boolean | number): Partial<AlertSettings> {
+  if (!Object.hasOwn(current, key))
+    throw new RangeError(`unknown setting ${JSON.stringify(key)}; see \`burrow settings\``);
+  const now = current[key as keyof AlertSettings];
+  if (typeof now !== typeof value) throw new TypeError(`${key} takes a ${typeof now}`);
+  return { [key]: value };
+}
+
+const TODO_VERBS = { on: 'todo-on', off: 'todo-off', toggle: 'todo-toggle' } as const;
+
+/** The attention fields `burrow ls --json` adds to each session. */
+export function describeSession(view: SessionAlertView | null): Record<string, unknown> {
+  if (view === null) return {};
+  // `status` stays the process state ('running' | 'exited'); the engine's status is `alertStatus`.
+  return {
+    alertStatus: view.status,
+    exited: view.exited,
+    ringing: view.ringing,
+    ringingSince: view.ringingSince,
+    episodeId: view.episodeId,
+    todo: view.todo,
+    notification: view.notification,
+    awaited: view.awaited,
+    watchKey: view.watchKey,
+    commandName: view.command,
+  };
+}
+
+export function daemonVerbs(
+  remote: RemoteService,
+  registry: SessionRegistry,
+  attention: AttentionVerbsHost,
+): DaemonVerbs {
+  const sessionId = (ref: string) => registry.get(ref).id;
+  return {
+    describe: (s) => describeSession(attention.view(s.id)),
+    realmGone: (realmId) => attention.realmGone(realmId),
+    async handle(method, params, ctx) {
+      switch (method) {
+        case 'todo': {
+          const p = params as Params<'todo'>;
+          const id = sessionId(p.session);
+          attention.verb(id, TODO_VERBS[p.action]);
+          return { session: id, todo: attention.view(id)?.todo ?? false };
+        }
+        case 'dismiss': {
+          const id = sessionId((params as Params<'dismiss'>).session);
+          attention.verb(id, 'dismiss');
+          return { session: id };
+        }
+        case 'await': {
+          const p = params as Params<'await'>;
+          const id = sessionId(p.session);
+          const cause = await attention.await(ctx.realmId, id, {
+            until: p.until,
+            timeoutMs: p.timeoutMs,
+            signal: ctx.signal,
+          });
+          return { session: id, cause };
+        }
+        case 'watch-list':
+          return { rules: attention.watchRules() };
+        case 'watch-add':
+          return { rules: attention.addWatchRule((params as Params<'watch-add'>).key) };
+        case 'watch-remove':
+          return { rules: attention.removeWatchRule((params as Params<'watch-remove'>).key) };
+        case 'settings-get':
+          return { settings: attention.settings() };
+        case 'settings-set': {
+          const p = params as Params<'settings-set'>;
+          return { settings: attention.updateSettings(settingsPatch(attention.settings(), p.key, p.value)) };
+        }
+        case 'enroll': {
+          const p = params as { relayUrl: string; secret: string | null };
+          return remote.enroll({ relayUrl: p.relayUrl, secret: p.secret });
+        }
+        case 'devices': {
+          const { devices, relayError } = await remote.deviceRows();
+          const rows: DeviceRowResult[] = devices.map((d) => ({
+            deviceId: d.deviceId,
+            label: d.label,
+            pairedAt: d.pairedAt,
+            lastSeenAt: d.lastSeenAt,
+            connected: d.connected,
+            subscribed: d.subscribed,
+            subscriptionUpdatedAt: d.subscriptionUpdatedAt,
+          }));
+          return { devices: rows, relayError };
+        }
+        case 'devices-revoke':
+          return remote.revokeDevice((params as { deviceId: string }).deviceId);
+        case 'push-test': {
+          const report = await remote.sendPush({ ...testTarget(registry), reason: 'test' });
+          if (report === null) throw new RangeError('not enrolled: run `burrow enroll --relay <url>` first');
+          return pushTestResult(report);
+        }
+      }
+      throw new RangeError(`unknown method ${String(method)}`);
+    },
+    startPairing: (options) => remote.startPairing(options),
+    cancelPairing: () => remote.cancelPairing(),
+  };
+}
