@@ -7,6 +7,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TextDecoder } from 'node:util';
 import { AttentionHost } from '../../burrow-agent/src/attention-host/index.js';
 import type { Session } from '../../burrow-agent/src/session/session.js';
 import { SessionRegistry } from '../../burrow-agent/src/session/session-registry.js';

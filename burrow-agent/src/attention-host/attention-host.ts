@@ -20,6 +20,7 @@ import type { Logger, PtyGeneration, SessionActivity } from '../session/activity
 import type { SessionRegistry } from '../session/session-registry.js';
 import { TerminalParser } from '../terminal/index.js';
 import { AttentionPersistence } from './attention-persistence.js';
+import type { PersistedSession } from './attention-store.js';
 import { classifyInput } from './input-kind.js';
 import { newAwaitId, PendingAwaits } from './pending-awaits.js';
 import { publicEpisodeId, QUIET_PUBLIC_STATE, toPublicState } from './public-state.js';
@@ -78,7 +79,9 @@ export class AttentionHost implements AttentionPort {
     this.#now = options.now ?? Date.now;
     this.#bootTag = bootTag();
     this.#persistence = new AttentionPersistence(options.stateDir, options.log);
+    // Both files are read before anything is wired, so an untrusted one fails the constructor cleanly.
     const saved = this.#persistence.loadSettings();
+    const restored = this.#persistence.loadSessions();
     this.#engine = new AttentionEngine({
       clock: { now: this.#now },
       settings: saved.alert,
@@ -90,7 +93,7 @@ export class AttentionHost implements AttentionPort {
       exit: (id) => this.#parsers.delete(id),
     });
     this.#unsubscribe = this.#registry.subscribe((a) => this.#activity(a));
-    this.#restore();
+    this.#restore(restored);
   }
 
   // ---- views ----
@@ -372,8 +375,8 @@ export class AttentionHost implements AttentionPort {
 
   // ---- persistence ----
 
-  #restore(): void {
-    for (const entry of this.#persistence.loadSessions()) {
+  #restore(entries: readonly PersistedSession[]): void {
+    for (const entry of entries) {
       try {
         this.#registry.restoreExited(entry);
       } catch (err) {

@@ -1,0 +1,128 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_WATCHED_COMMANDS } from '../attention/index.js';
+import { SessionRegistry } from '../session/session-registry.js';
+import { StateFileError } from '../state/atomic-file.js';
+import { AttentionHost } from './attention-host.js';
+import { ATTENTION_FILE_NAME } from './attention-store.js';
+import { QUIET_PUBLIC_STATE } from './public-state.js';
+
+let dir: string;
+let logs: string[];
+const hosts: { host: AttentionHost; registry: SessionRegistry }[] = [];
+
+function start(): { host: AttentionHost; registry: SessionRegistry } {
+  const registry = new SessionRegistry({ now: Date.now, env: {}, defaultShell: '/bin/sh', log: () => {} });
+  const host = new AttentionHost({
+    registry,
+    stateDir: dir,
+    log: (level, message) => logs.push(`${level}: ${message}`),
+    onPushDue: () => {},
+  });
+  hosts.push({ host, registry });
+  return { host, registry };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'burrow-attn-unit-'));
+  logs = [];
+});
+
+afterEach(async () => {
+  for (const { host, registry } of hosts.splice(0)) {
+    host.dispose();
+    await registry.killAll();
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('AttentionHost settings and rules', () => {
+  it('seeds the default rules and persists edits for the next daemon', () => {
+    const a = start().host;
+    expect(a.watchRules()).toEqual(DEFAULT_WATCHED_COMMANDS);
+    a.updateSettings({ pushDelayMs: 1234, inactivityTimeoutMs: 1, bogus: true });
+    expect(a.settings().inactivityTimeoutMs).toBe(5000); // clamped to the spec's floor
+    a.addWatchRule('make');
+    a.removeWatchRule('claude');
+    a.dispose();
+    const b = start().host;
+    expect(b.settings().pushDelayMs).toBe(1234);
+    expect(b.watchRules()).toContain('make');
+    expect(b.watchRules()).not.toContain('claude');
+  });
+
+  it('refuses an invalid rule with RangeError and unknown verbs or todo actions with TypeError', () => {
+    const { host } = start();
+    expect(() => host.addWatchRule('  not a key ')).toThrow(RangeError);
+    expect(() => host.verb('abcdefgh', 'explode' as never)).toThrow(TypeError);
+    expect(() => host.todo('abcdefgh', 'maybe' as never)).toThrow(TypeError);
+  });
+});
+
+describe('AttentionHost views and awaits', () => {
+  it('answers an unknown session as quiet', () => {
+    const { host } = start();
+    expect(host.publicState('abcdefgh')).toEqual(QUIET_PUBLIC_STATE);
+    expect(host.view('abcdefgh')).toBeNull();
+  });
+
+  it('tells listeners about a spawn and stops after unsubscribe', async () => {
+    const { host, registry } = start();
+    const seen: string[] = [];
+    const off = host.onChange((id) => seen.push(id));
+    const s = registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'] });
+    host.todo(s.id, 'on');
+    expect(seen).toContain(s.id);
+    expect(host.view(s.id)?.todo).toBe(true);
+    off();
+    const before = seen.length;
+    host.todo(s.id, 'off');
+    expect(seen).toHaveLength(before);
+  });
+
+  it('answers every pending await cancelled on dispose, and any later one at once', async () => {
+    const { host, registry } = start();
+    const s = registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'] });
+    const pending = host.await('cli', s.id, { until: 'exit', timeoutMs: 60_000 });
+    host.dispose();
+    expect(await pending).toBe('cancelled');
+    expect(await host.await('cli', s.id, { until: 'exit', timeoutMs: 60_000 })).toBe('cancelled');
+  });
+
+  it('answers a malformed await cancelled', async () => {
+    const { host, registry } = start();
+    const s = registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'] });
+    expect(await host.await('cli', s.id, { until: 'exit', timeoutMs: -1 })).toBe('cancelled');
+  });
+});
+
+describe('AttentionHost restore', () => {
+  const entry = (id: string, alert: unknown) => ({
+    id,
+    name: 'build',
+    command: ['make'],
+    cwd: '/src',
+    createdAt: 1,
+    alert,
+  });
+
+  it('lists restored TODO sessions, skipping a duplicate id with a warning', () => {
+    const todo = { todo: true, notification: { source: 'osc9', title: null, body: 'done' } };
+    const file = { version: 1, sessions: [entry('abcdefgh', todo), entry('abcdefgh', todo)] };
+    writeFileSync(join(dir, ATTENTION_FILE_NAME), JSON.stringify(file), { mode: 0o600 });
+    const { host, registry } = start();
+    expect(registry.list()).toHaveLength(1);
+    expect(host.view('abcdefgh')).toMatchObject({ todo: true, ringing: false, exited: true });
+    expect(logs.some((l) => l.startsWith('warn: attention: restored session abcdefgh skipped'))).toBe(true);
+  });
+
+  it('fails closed on a corrupt or world-readable attention file', () => {
+    writeFileSync(join(dir, ATTENTION_FILE_NAME), '{"version":1,', { mode: 0o600 });
+    expect(() => start()).toThrow(StateFileError);
+    writeFileSync(join(dir, ATTENTION_FILE_NAME), JSON.stringify({ version: 1, sessions: [] }));
+    chmodSync(join(dir, ATTENTION_FILE_NAME), 0o644);
+    expect(() => start()).toThrow(StateFileError);
+  });
+});
