@@ -254,11 +254,15 @@ describe('a real daemon, remote side', () => {
       expect(warned.push.last).toMatchObject({ outcome: 'no_subscriptions' });
       expect(warned.push.warnings.at(-1)?.text).toContain('no paired device has push turned on');
 
+      // The phone's settings screen goes through the daemon too (remote API push-status).
+      expect(await conn.pushStatus()).toEqual({ pushEnabled: true, subscribed: false });
+
       // The phone subscribes (as Pocket does after the permission prompt); the relay lists it.
       const sub = await putSubscription(relay.url, pairing.burrowId, pairing, pushService.subscribe());
       expect(sub.status).toBe(204);
       const listed = JSON.parse((await cli(env, 'devices', '--json')).stdout) as { subscribed: boolean }[];
       expect(listed[0]?.subscribed).toBe(true);
+      expect(await conn.pushStatus()).toEqual({ pushEnabled: true, subscribed: true });
       // The refused push above used seq 1 (reserved before sending, never reused): these are 2 and 3.
       for (const [i, seq] of [2, 3].entries()) {
         const push = await cli(env, 'push', 'test', '--json');
@@ -281,6 +285,9 @@ describe('a real daemon, remote side', () => {
           body: 'Test notification from your Burrow',
         });
       }
+      // The phone's own "send a test" (remote API push-test): seq 4, the same sealed path.
+      expect(await conn.pushTest()).toEqual({ outcome: 'delivered', targets: 1, delivered: 1 });
+      expect((await pushService.waitForReceived(3, 10_000)).length).toBe(3);
 
       let revoked = 0;
       conn.subscribe((e) => {

@@ -12,7 +12,6 @@ import type { DeviceRowResult, Params } from '../control/control-messages.js';
 import type { DaemonVerbs } from '../control/daemon-verbs.js';
 import type { PushSendReport } from '../push/push-sender.js';
 import type { RemoteService } from '../remote/remote-service.js';
-import { newSessionId } from '../session/session-id.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 
 /** What `burrow push test` prints with --json. */
@@ -38,12 +37,6 @@ export function pushTestResult(r: PushSendReport): PushTestResult {
     dropped: r.dropped,
     relayError: r.relayError?.message ?? null,
   };
-}
-
-/** A test push names a session the phone can open: the first running one, else a fresh id it will not find. */
-function testTarget(registry: SessionRegistry): { sessionId: string; label: string } {
-  const s = registry.list().find((x) => x.status === 'running');
-  return s ? { sessionId: s.id, label: s.name } : { sessionId: newSessionId(), label: 'Burrow' };
 }
 
 /** The part of the attention host (src/attention-host/README.md) the CLI verbs use. */
@@ -156,7 +149,7 @@ export function daemonVerbs(
         case 'devices-revoke':
           return remote.revokeDevice((params as { deviceId: string }).deviceId);
         case 'push-test': {
-          const report = await remote.sendPush({ ...testTarget(registry), reason: 'test' });
+          const report = await remote.pushTest();
           if (report === null) throw new RangeError('not enrolled: run `burrow enroll --relay <url>` first');
           return pushTestResult(report);
         }

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { isValidWatchRule } from '../attention/watch-rules.js';
 import { AttentionHost } from '../attention-host/index.js';
 import type { StatusResult } from '../control/control-messages.js';
 import { controlSocketPath } from '../control/control-paths.js';
@@ -99,6 +100,12 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     attention,
     log: burrowLog,
     now,
+    alarms: {
+      settings: () => attention.settings(),
+      updateSettings: (patch) => attention.updateSettings(patch),
+      watchRules: () => attention.watchRules(),
+      setWatchRules: (rules) => replaceWatchRules(attention, rules),
+    },
   });
   const service = remote;
   const status = (): StatusResult => {
@@ -175,6 +182,18 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     onShutdown: (h) => void hooks.push(h),
     stop,
   };
+}
+
+/** The phone sends the whole list; the host adds and removes one rule at a time (each validated, persisted). */
+function replaceWatchRules(host: AttentionHost, rules: readonly string[]): readonly string[] {
+  // All or nothing: an invalid rule refuses the whole list before anything changes.
+  const bad: string | undefined = rules.find((r: string) => !isValidWatchRule(r));
+  if (bad !== undefined) throw new RangeError(`not a watch key: ${JSON.stringify(String(bad).slice(0, 64))}`);
+  const wanted = new Set(rules);
+  for (const old of host.watchRules()) if (!wanted.has(old)) host.removeWatchRule(old);
+  const have = new Set(host.watchRules());
+  for (const rule of rules) if (!have.has(rule)) host.addWatchRule(rule);
+  return host.watchRules();
 }
 
 /** Which fixed push body fits what rang (push-payload.ts PUSH_BODIES): a report, a quiet watched command, an exit. */

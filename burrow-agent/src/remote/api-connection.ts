@@ -20,6 +20,7 @@ import { NotFoundError, type SessionRegistry } from '../session/session-registry
 import type { Attachment, ViewerEvent, ViewerSink } from '../viewer/viewer.js';
 import type { AttentionPort } from './attention-port.js';
 import { directoryEntry } from './directory-entry.js';
+import type { RemoteSettingsPort } from './remote-settings-port.js';
 
 export const AGENT_VERSION = '0.1.0';
 /** While the link is backed up, how often to check whether it drained (ms). */
@@ -42,6 +43,10 @@ export interface ApiConnectionOptions {
   readonly log: (line: string) => void;
   /** `forget-me`: the phone unpairs itself (the endpoint revokes this device, which closes the connection). */
   readonly forgetMe: () => Promise<void>;
+  /** This phone's push delivery id (for push-status). */
+  readonly deliveryId: string;
+  /** push-*, settings-*, watch-rules-*; absent: answered unknown_message. */
+  readonly settings?: RemoteSettingsPort;
 }
 
 interface Attached {
@@ -257,12 +262,54 @@ export class ApiConnection {
         return;
       }
       default:
-        // push-*, settings-*, watch-rules-*: need the push sender and the engine's settings (not wired yet).
-        return this.#error(
-          'rid' in m ? m.rid : null,
-          ErrorCode.UNKNOWN_MESSAGE,
-          `${m.type} is not supported by this Burrow yet`,
-        );
+        return this.#settingsMessage(m);
+    }
+  }
+
+  /** push-status, push-test, settings-get/set, watch-rules-get/set (protocol R-B-PUSH-*, R-SET-*). */
+  #settingsMessage(m: ClientMessage & { type: string }): void {
+    const port = this.#o.settings;
+    const rid = 'rid' in m && typeof m.rid === 'number' ? m.rid : null;
+    if (port === undefined || rid === null) {
+      this.#error(rid, ErrorCode.UNKNOWN_MESSAGE, `${m.type} is not supported by this Burrow`);
+      return;
+    }
+    const fail = (e: Error) =>
+      this.#error(rid, e instanceof RangeError ? ErrorCode.BAD_REQUEST : ErrorCode.INTERNAL, e.message);
+    try {
+      switch (m.type) {
+        case 'push-status':
+          port
+            .pushStatus(this.#o.deliveryId)
+            .then((r) => this.#send({ type: 'push-status', rid, ...r }), fail);
+          return;
+        case 'push-test':
+          port.pushTest().then((r) => this.#send({ type: 'push-test-result', rid, ...r }), fail);
+          return;
+        case 'settings-get':
+          this.#send({ type: 'settings', rid, settings: port.settings() });
+          return;
+        case 'settings-set':
+          this.#send({
+            type: 'settings',
+            rid,
+            settings: port.updateSettings((m as { patch: object }).patch),
+          });
+          return;
+        case 'watch-rules-get':
+          this.#send({ type: 'watch-rules', rid, rules: [...port.watchRules()] });
+          return;
+        case 'watch-rules-set':
+          this.#send({
+            type: 'watch-rules',
+            rid,
+            rules: [...port.setWatchRules((m as { rules: readonly string[] }).rules)],
+          });
+          return;
+      }
+      this.#error(rid, ErrorCode.UNKNOWN_MESSAGE, `${m.type} is not supported by this Burrow`);
+    } catch (e) {
+      fail(e as Error);
     }
   }
 

@@ -25,6 +25,7 @@ import type { SessionRegistry } from '../session/session-registry.js';
 import { ApiConnection } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import { respondToMessage1 } from './handshake-responder.js';
+import type { RemoteSettingsPort } from './remote-settings-port.js';
 import { SecureChannel } from './secure-channel.js';
 
 /** From the phone's message 1 to its first transport message (the key confirmation), ms. */
@@ -77,6 +78,8 @@ export interface RemoteEndpointOptions {
   readonly now: () => number;
   readonly log: (line: string) => void;
   readonly aead?: Aead;
+  /** Push status / test, alarm settings, WATCHING rules for the phone's settings screen. */
+  readonly settings?: RemoteSettingsPort;
 }
 
 type Conn =
@@ -289,6 +292,8 @@ export class RemoteEndpoint {
       forgetMe: async () => {
         await this.#o.revokeDevice(c.device.deviceId);
       },
+      deliveryId: c.device.deliveryId,
+      ...(this.#o.settings !== undefined ? { settings: this.#o.settings } : {}),
     });
     this.#conns.set(connId, { state: 'live', channel: c.channel, api, deviceId: c.device.deviceId });
     if (frame) api.receive(frame);

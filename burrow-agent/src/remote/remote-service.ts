@@ -20,6 +20,7 @@ import { describeLinkStatus, type LinkStatus } from '../relay-link/link-status.j
 import { RelayLink } from '../relay-link/relay-link.js';
 import { type EnrollArgs, enrollCommand } from '../remote-cli/enroll-command.js';
 import { HttpDeliveryRegistrar } from '../remote-cli/relay-http.js';
+import { newSessionId } from '../session/session-id.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { openStateStore } from '../state/burrow-state.js';
 import type { AttentionPort } from './attention-port.js';
@@ -29,6 +30,7 @@ import {
   type PairRequest,
   RemoteEndpoint,
 } from './remote-endpoint.js';
+import type { RemoteSettingsPort } from './remote-settings-port.js';
 
 export interface RemoteServiceOptions {
   readonly stateDir: string;
@@ -37,6 +39,8 @@ export interface RemoteServiceOptions {
   readonly attention: AttentionPort;
   readonly log: (line: string) => void;
   readonly now?: () => number;
+  /** Alarm settings and WATCHING rules (the attention host); absent: the phone's settings screen is refused. */
+  readonly alarms?: Pick<RemoteSettingsPort, 'settings' | 'updateSettings' | 'watchRules' | 'setWatchRules'>;
 }
 
 export interface PairingStarted {
@@ -130,6 +134,7 @@ export class RemoteService {
       now: this.#now,
       log: this.#o.log,
       aead: nodeAead,
+      ...(this.#o.alarms !== undefined ? { settings: this.#settingsPort(this.#o.alarms) } : {}),
     });
     this.#endpoint = endpoint;
     this.#link = new RelayLink({
@@ -167,6 +172,38 @@ export class RemoteService {
   enrollment(): { readonly relayUrl: string; readonly burrowId: string } | null {
     const e = this.#store.load().enrollment;
     return e ? { relayUrl: e.relayUrl, burrowId: e.burrowId } : null;
+  }
+
+  /**
+   * `burrow push test` and the phone's "send a test": one push to every active device, naming a session the
+   * phone can open (the first running one, else a fresh id it will not find). null when not enrolled.
+   */
+  pushTest(): Promise<PushSendReport | null> {
+    const s = this.#o.registry.list().find((x) => x.status === 'running');
+    const target = s ? { sessionId: s.id, label: s.name } : { sessionId: newSessionId(), label: 'Burrow' };
+    return this.sendPush({ ...target, reason: 'test' });
+  }
+
+  #settingsPort(alarms: NonNullable<RemoteServiceOptions['alarms']>): RemoteSettingsPort {
+    return {
+      ...alarms,
+      pushStatus: async (deliveryId) => {
+        let subscribed: boolean | null = null;
+        try {
+          const list = await this.#deliveries?.list();
+          const d = list?.deliveries.find((x) => x.deliveryId === deliveryId);
+          subscribed = list === undefined ? null : d !== undefined && d.subscriptionUpdatedAt !== null;
+        } catch (error) {
+          this.#o.log(`push-status: could not ask the relay: ${(error as Error).message}`);
+        }
+        return { pushEnabled: alarms.settings().pushEnabled, subscribed };
+      },
+      pushTest: async () => {
+        const r = await this.pushTest();
+        if (r === null) return { outcome: 'no_devices', targets: 0, delivered: 0 };
+        return { outcome: r.outcome, targets: r.targets, delivered: r.delivered };
+      },
+    };
   }
 
   /** Sends one push to every active device (null when not enrolled). */
