@@ -1,0 +1,135 @@
+import type { PushTestOutcome } from '@burrow/protocol';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { PairingRecord } from '../core/pairing-storage.js';
+import { IdbPushStore } from '../store/push-store.js';
+import { MemoryConnection } from '../test-support/memory-connection.js';
+import { PushControls } from './PushControls.js';
+import type { Permission, PushEnvironment, SubscriptionLike } from './push-registration.js';
+
+const PAIRING: PairingRecord = {
+  burrowId: 'burrow-1',
+  burrowName: 'desk',
+  relayUrl: 'https://relay.example',
+  burrowPublicKey: 'k',
+  clientPrivateKey: 'k',
+  clientPublicKey: 'k',
+  psk: 'k',
+  deviceId: 'dev',
+  deliveryId: 'd1',
+  deliveryToken: 't1',
+  pairedAt: 1,
+  lastHandshakeAt: 0,
+};
+
+let n = 0;
+let perm: Permission;
+let subscription: SubscriptionLike | null;
+let env: PushEnvironment;
+let requests: string[];
+
+beforeEach(async () => {
+  perm = 'granted';
+  subscription = null;
+  requests = [];
+  const key = new Uint8Array(65).fill(4);
+  env = {
+    store: await IdbPushStore.open(`push-controls-${++n}`),
+    clock: () => 1,
+    fetch: async (url, init) => {
+      requests.push(`${init.method} ${url}`);
+      if (url.endsWith('/v1/info')) {
+        return Response.json({
+          service: 'burrow-relay',
+          protocolVersion: 1,
+          vapidPublicKey: btoa(String.fromCharCode(...key))
+            .replace(/\+/g, '-')
+            .replace(/\//g, '_')
+            .replace(/=+$/, ''),
+          enrollmentGated: false,
+          limits: {},
+        });
+      }
+      return new Response(null, { status: 204 });
+    },
+    push: {
+      permission: () => perm,
+      requestPermission: async () => perm,
+      getSubscription: async () => subscription,
+      subscribe: async () => {
+        subscription = {
+          endpoint: 'https://push.example/1',
+          toJSON: () => ({ endpoint: 'https://push.example/1', keys: { p256dh: 'p', auth: 'a' } }),
+          unsubscribe: async () => {
+            subscription = null;
+            return true;
+          },
+        };
+        return subscription;
+      },
+    },
+  };
+});
+
+const renderControls = (connection = new MemoryConnection(), connected = true, e = env) =>
+  render(
+    <PushControls pairing={PAIRING} name="desk" env={e} connection={connection} connected={connected} />,
+  );
+
+describe('PushControls', () => {
+  it('starts off, turns on from the tap, and off again', async () => {
+    renderControls();
+    await screen.findByText('Notifications: off');
+    fireEvent.click(screen.getByRole('button', { name: 'Enable notifications' }));
+    await screen.findByText('Notifications: on');
+    expect(requests).toContain(`PUT https://relay.example/v1/burrows/burrow-1/deliveries/d1/subscription`);
+    fireEvent.click(screen.getByRole('button', { name: 'Turn off notifications' }));
+    await screen.findByText('Notifications: off');
+    expect(requests).toContain(`DELETE https://relay.example/v1/burrows/burrow-1/deliveries/d1/subscription`);
+  });
+
+  it('says "blocked" and offers no switch when the browser denied notifications', async () => {
+    perm = 'denied';
+    renderControls();
+    await screen.findByText(/blocked by the browser/);
+    expect(screen.getByRole('button', { name: 'Enable notifications' })).toHaveProperty('disabled', true);
+  });
+
+  it('says "not supported" where the browser has no Web Push', async () => {
+    renderControls(new MemoryConnection(), true, { ...env, push: null });
+    await screen.findByText(/not supported in this browser/);
+  });
+
+  const outcomes: Array<[PushTestOutcome, number, number, string]> = [
+    ['no_devices', 0, 0, 'Test push: this computer has no paired phone to send to.'],
+    ['no_subscriptions', 1, 0, 'Test push: no phone has notifications turned on, so nothing was sent.'],
+    ['zero_delivered', 2, 0, 'Test push: sent to 2 phones, but none was delivered.'],
+    ['partial', 3, 1, 'Test push: delivered to 1 of 3 phones.'],
+    ['delivered', 1, 1, 'Test push: delivered.'],
+  ];
+  for (const [outcome, targets, delivered, text] of outcomes) {
+    it(`shows the test push outcome ${outcome}`, async () => {
+      const connection = Object.assign(new MemoryConnection(), {
+        pushTest: async () => ({ outcome, targets, delivered }),
+      });
+      renderControls(connection);
+      fireEvent.click(await screen.findByRole('button', { name: 'Send test push' }));
+      await screen.findByText(text);
+    });
+  }
+
+  it('shows why a test push failed, and needs the Burrow to be reachable', async () => {
+    const connection = Object.assign(new MemoryConnection(), {
+      pushTest: () => Promise.reject(new Error('push-test is not supported by this Burrow yet')),
+    });
+    const { rerender } = renderControls(connection, false);
+    expect(await screen.findByRole('button', { name: 'Send test push' })).toHaveProperty('disabled', true);
+    rerender(<PushControls pairing={PAIRING} name="desk" env={env} connection={connection} connected />);
+    fireEvent.click(screen.getByRole('button', { name: 'Send test push' }));
+    await waitFor(() =>
+      expect(
+        screen.getByText('Test push failed: push-test is not supported by this Burrow yet'),
+      ).toBeTruthy(),
+    );
+  });
+});
