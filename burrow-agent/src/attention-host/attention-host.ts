@@ -90,7 +90,8 @@ export class AttentionHost implements AttentionPort {
     this.#registry.addTap({
       spawn: (id, generation) => this.#tapSpawn(id, generation),
       output: (id, chunk) => this.#tapOutput(id, chunk),
-      exit: (id) => this.#parsers.delete(id),
+      // No `exit` handler: a PTY's last chunk can arrive after its exit, and must still be parsed. The parser
+      // goes when the session is removed (or replaced at the next spawn).
     });
     this.#unsubscribe = this.#registry.subscribe((a) => this.#activity(a));
     this.#restore(restored);
