@@ -53,6 +53,15 @@ describe('AttentionHost settings and rules', () => {
     expect(b.watchRules()).not.toContain('claude');
   });
 
+  it('replaces the whole rule set at once, or not at all', () => {
+    const a = start().host;
+    expect(a.setWatchRules(['make', 'pnpm', 'make'])).toEqual(['make', 'pnpm']);
+    expect(() => a.setWatchRules(['cargo', ' bad '])).toThrow(RangeError);
+    expect(a.watchRules()).toEqual(['make', 'pnpm']);
+    a.dispose();
+    expect(start().host.watchRules()).toEqual(['make', 'pnpm']);
+  });
+
   it('refuses an invalid rule with RangeError and unknown verbs or todo actions with TypeError', () => {
     const { host } = start();
     expect(() => host.addWatchRule('  not a key ')).toThrow(RangeError);

@@ -218,6 +218,19 @@ export class AttentionHost implements AttentionPort {
     return this.#engine.watchRules;
   }
 
+  /**
+   * Replaces the whole rule set (Pocket sends the full list): all or nothing — one invalid rule is a
+   * RangeError before anything changes — then one persisted write.
+   */
+  setWatchRules(rules: readonly string[]): readonly string[] {
+    if (!Array.isArray(rules)) throw new TypeError('watch rules must be an array of strings');
+    let next: readonly string[] = [];
+    for (const rule of rules) next = addWatchRule(next, rule);
+    this.#apply(this.#engine.setWatchRules(next));
+    this.#saveSettings();
+    return this.#engine.watchRules;
+  }
+
   removeWatchRule(rule: string): readonly string[] {
     this.#apply(this.#engine.setWatchRules(removeWatchRule(this.#engine.watchRules, rule)));
     this.#saveSettings();
