@@ -100,6 +100,24 @@ describe('AttentionHost views and awaits', () => {
     expect(await host.await('cli', s.id, { until: 'exit', timeoutMs: 60_000 })).toBe('cancelled');
   });
 
+  it('lets a keystroke acknowledge a ring, but not a terminal reply or a mouse report', async () => {
+    const { host, registry } = start();
+    const s = registry.create({
+      cwd: '/',
+      command: ['/bin/sh', '-c', String.raw`sleep 0.5; printf '\033]9;hello\007'; sleep 10`],
+    });
+    const deadline = Date.now() + 5000;
+    while (host.view(s.id)?.ringing !== true) {
+      if (Date.now() > deadline) throw new Error('no ring');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    s.input('v1', new TextEncoder().encode('\x1b[I\x1b[12;1R'));
+    s.input('v1', new TextEncoder().encode('\x1b[<0;3;4M'));
+    expect(host.view(s.id)?.ringing).toBe(true);
+    s.input('v1', new TextEncoder().encode('y'));
+    expect(host.view(s.id)?.ringing).toBe(false);
+  });
+
   it('answers a malformed await cancelled', async () => {
     const { host, registry } = start();
     const s = registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'] });
