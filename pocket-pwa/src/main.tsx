@@ -7,6 +7,7 @@ import { App } from './app/App.js';
 import { BurrowHub } from './app/burrow-hub.js';
 import { connectionFactory, pairFunction } from './app/core-wiring.js';
 import { browserPushEnvironment } from './push/browser-push.js';
+import { PushBoard } from './push/push-board.js';
 import { registerServiceWorker } from './shell/service-worker.js';
 import { IdbPairingStorage } from './store/pairing-store.js';
 import { IdbPushStore } from './store/push-store.js';
@@ -15,9 +16,11 @@ async function start(): Promise<void> {
   const root = createRoot(document.getElementById('root')!);
   try {
     const storage = await IdbPairingStorage.open();
-    const push = browserPushEnvironment(await IdbPushStore.open());
+    const push = new PushBoard(browserPushEnvironment(await IdbPushStore.open()));
     const hub = new BurrowHub(storage, connectionFactory(storage));
     await hub.load();
+    // Every open re-checks each Burrow's push registration, whichever screen it opened on (DESIGN §4.4).
+    for (const b of hub.burrows) push.check(b.record);
     root.render(
       <StrictMode>
         <App hub={hub} pair={pairFunction(storage)} onUpdate={registerServiceWorker} push={push} />

@@ -5,7 +5,7 @@ import { BurrowSection } from '../list/BurrowSection.js';
 import { type PairFunction, PairingScreen } from '../pairing/PairingScreen.js';
 import { onPairLink, takePairLink } from '../pairing/take-pair-fragment.js';
 import { onOpenPath } from '../push/open-from-notification.js';
-import type { PushEnvironment } from '../push/push-registration.js';
+import type { PushBoard } from '../push/push-board.js';
 import type { UpdateHandle } from '../shell/service-worker.js';
 import { UpdatePrompt } from '../shell/UpdatePrompt.js';
 import { useOnline } from '../shell/use-online.js';
@@ -28,7 +28,7 @@ export interface AppProps {
   /** Registers the service worker and reports a waiting update (absent in tests). */
   readonly onUpdate?: (cb: (u: UpdateHandle) => void) => void;
   /** Web Push on this phone (absent in tests of other screens). */
-  readonly push?: PushEnvironment;
+  readonly push?: PushBoard;
 }
 
 function useRoute(): [Route, (r: Route, replace?: boolean) => void] {

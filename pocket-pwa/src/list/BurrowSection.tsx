@@ -3,7 +3,7 @@ import type { PairedBurrow } from '../app/burrow-hub.js';
 import type { CreateOptions } from '../app/connection-port.js';
 import { sortedSessions } from '../core/index.js';
 import { PushControls } from '../push/PushControls.js';
-import type { PushEnvironment } from '../push/push-registration.js';
+import type { PushBoard } from '../push/push-board.js';
 import { connectionLine } from './connection-text.js';
 import { NewSessionForm } from './NewSessionForm.js';
 import { SessionRow } from './SessionRow.js';
@@ -20,7 +20,7 @@ export interface BurrowSectionProps {
   onRemove(burrow: PairedBurrow): void;
   onError(message: string): void;
   /** Web Push on this phone; absent where the app runs without it (tests of other screens). */
-  readonly push?: PushEnvironment;
+  readonly push?: PushBoard;
 }
 
 /** Refresh of the reconnect countdown. */
@@ -72,7 +72,7 @@ export function BurrowSection(props: BurrowSectionProps) {
         <PushControls
           pairing={burrow.record}
           name={burrow.name}
-          env={push}
+          board={push}
           connection={conn}
           connected={connected}
         />

@@ -5,6 +5,7 @@ import type { PairingRecord } from '../core/pairing-storage.js';
 import { IdbPushStore } from '../store/push-store.js';
 import { MemoryConnection } from '../test-support/memory-connection.js';
 import { PushControls } from './PushControls.js';
+import { PushBoard } from './push-board.js';
 import type { Permission, PushEnvironment, SubscriptionLike } from './push-registration.js';
 
 const PAIRING: PairingRecord = {
@@ -71,9 +72,15 @@ beforeEach(async () => {
   };
 });
 
-const renderControls = (connection = new MemoryConnection(), connected = true, e = env) =>
+const renderControls = (connection = new MemoryConnection(), connected = true, board = new PushBoard(env)) =>
   render(
-    <PushControls pairing={PAIRING} name="desk" env={e} connection={connection} connected={connected} />,
+    <PushControls
+      pairing={PAIRING}
+      name="desk"
+      board={board}
+      connection={connection}
+      connected={connected}
+    />,
   );
 
 describe('PushControls', () => {
@@ -88,6 +95,23 @@ describe('PushControls', () => {
     expect(requests).toContain(`DELETE https://relay.example/v1/burrows/burrow-1/deliveries/d1/subscription`);
   });
 
+  it('checks the subscription once per app open, not on every mount', async () => {
+    const board = new PushBoard(env);
+    const first = renderControls(new MemoryConnection(), true, board);
+    fireEvent.click(await screen.findByRole('button', { name: 'Enable notifications' }));
+    await screen.findByText('Notifications: on');
+    first.unmount();
+    subscription = null; // the browser dropped it
+    requests = [];
+    const again = renderControls(new MemoryConnection(), true, board);
+    await screen.findByText('Notifications: on');
+    expect(requests).toEqual([]);
+    again.unmount();
+    renderControls(); // the next app open: a new board
+    await screen.findByText('Notifications: on');
+    expect(requests).toContain('PUT https://relay.example/v1/burrows/burrow-1/deliveries/d1/subscription');
+  });
+
   it('says "blocked" and offers no switch when the browser denied notifications', async () => {
     perm = 'denied';
     renderControls();
@@ -96,7 +120,7 @@ describe('PushControls', () => {
   });
 
   it('says "not supported" where the browser has no Web Push', async () => {
-    renderControls(new MemoryConnection(), true, { ...env, push: null });
+    renderControls(new MemoryConnection(), true, new PushBoard({ ...env, push: null }));
     await screen.findByText(/not supported in this browser/);
   });
 
@@ -122,9 +146,10 @@ describe('PushControls', () => {
     const connection = Object.assign(new MemoryConnection(), {
       pushTest: () => Promise.reject(new Error('push-test is not supported by this Burrow yet')),
     });
-    const { rerender } = renderControls(connection, false);
+    const board = new PushBoard(env);
+    const { rerender } = renderControls(connection, false, board);
     expect(await screen.findByRole('button', { name: 'Send test push' })).toHaveProperty('disabled', true);
-    rerender(<PushControls pairing={PAIRING} name="desk" env={env} connection={connection} connected />);
+    rerender(<PushControls pairing={PAIRING} name="desk" board={board} connection={connection} connected />);
     fireEvent.click(screen.getByRole('button', { name: 'Send test push' }));
     await waitFor(() =>
       expect(

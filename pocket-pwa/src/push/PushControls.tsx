@@ -1,19 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { PocketConnection } from '../app/connection-port.js';
 import type { PairingRecord } from '../core/pairing-storage.js';
-import {
-  checkPush,
-  disablePush,
-  enablePush,
-  type PushEnvironment,
-  type PushState,
-} from './push-registration.js';
+import type { PushBoard } from './push-board.js';
 import { pushStateText, pushTestText } from './push-text.js';
 
 export interface PushControlsProps {
   readonly pairing: PairingRecord;
   readonly name: string;
-  readonly env: PushEnvironment;
+  readonly board: PushBoard;
   readonly connection: PocketConnection;
   /** The Burrow is reachable (a test push goes through it). */
   readonly connected: boolean;
@@ -21,32 +15,19 @@ export interface PushControlsProps {
 
 /**
  * One Burrow's notifications on this phone: the state (on / off / blocked / not supported), the switch, and
- * "Send test push" with what it achieved. The subscription is re-checked each time this mounts (app open).
+ * "Send test push" with what it achieved. The board checks the subscription once per app open.
  */
-export function PushControls({ pairing, name, env, connection, connected }: PushControlsProps) {
-  const [state, setState] = useState<PushState | null>(null);
+export function PushControls({ pairing, name, board, connection, connected }: PushControlsProps) {
+  useSyncExternalStore(board.subscribe, board.getVersion);
+  const state = board.state(pairing.burrowId);
   const [busy, setBusy] = useState(false);
   const [testText, setTestText] = useState<string | null>(null);
 
-  useEffect(() => {
-    let live = true;
-    checkPush(pairing, env).then(
-      (s) => live && setState(s),
-      (e: unknown) =>
-        live && setState({ kind: 'failed', message: e instanceof Error ? e.message : String(e) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [pairing, env]);
+  useEffect(() => board.check(pairing), [board, pairing]);
 
-  const run = (action: (p: PairingRecord, e: PushEnvironment) => Promise<PushState>) => {
+  const run = (action: (p: PairingRecord) => Promise<void>) => {
     setBusy(true);
-    action(pairing, env)
-      .then(setState, (e: unknown) =>
-        setState({ kind: 'failed', message: e instanceof Error ? e.message : String(e) }),
-      )
-      .finally(() => setBusy(false));
+    void action(pairing).finally(() => setBusy(false));
   };
   const pushTest = connection.pushTest?.bind(connection);
   const sendTest = () => {
@@ -65,11 +46,11 @@ export function PushControls({ pairing, name, env, connection, connected }: Push
         {pushStateText(state)}
       </span>
       {state?.kind === 'on' ? (
-        <button type="button" disabled={!canSwitch} onClick={() => run(disablePush)}>
+        <button type="button" disabled={!canSwitch} onClick={() => run((p) => board.disable(p))}>
           Turn off notifications
         </button>
       ) : (
-        <button type="button" disabled={!canSwitch} onClick={() => run(enablePush)}>
+        <button type="button" disabled={!canSwitch} onClick={() => run((p) => board.enable(p))}>
           Enable notifications
         </button>
       )}
