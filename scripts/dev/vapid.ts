@@ -6,8 +6,11 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { generateVapidKeys, importVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 
-/** Push services refuse placeholder subjects for real deployments; localhost development is fine with this. */
-export const DEV_VAPID_SUBJECT = 'mailto:burrow-dev@localhost.invalid';
+/**
+ * The relay refuses local or reserved hosts in the subject (vapid-jwt.ts). Real push services may refuse a
+ * placeholder too: set BURROW_DEV_VAPID_SUBJECT to your own `mailto:` before the first `npm start`.
+ */
+export const DEV_VAPID_SUBJECT = 'mailto:burrow-dev@example.com';
 /** Largest vapid.json read (a JWK is ~250 bytes). */
 const MAX_VAPID_FILE_BYTES = 4096;
 
@@ -30,7 +33,8 @@ export async function loadOrCreateVapid(path: string): Promise<DevVapid> {
     return { secret: saved.secret, publicKey: keys.publicKeyText, subject: saved.subject };
   }
   const { keys, secret } = await generateVapidKeys();
-  const vapid: DevVapid = { secret, publicKey: keys.publicKeyText, subject: DEV_VAPID_SUBJECT };
+  const subject = process.env.BURROW_DEV_VAPID_SUBJECT || DEV_VAPID_SUBJECT;
+  const vapid: DevVapid = { secret, publicKey: keys.publicKeyText, subject };
   writeFileSync(path, `${JSON.stringify(vapid, null, 2)}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
   return vapid;

@@ -13,6 +13,7 @@ import { devicesCommand, revokeCommand } from '../remote-cli/devices-command.js'
 import { enrollCommand } from '../remote-cli/enroll-command.js';
 import { type PairingPort, pairCommand } from '../remote-cli/pair-command.js';
 import { openStateStore } from '../state/burrow-state.js';
+import { ensureOwnerOnlyDir } from '../state/state-dir.js';
 import type { Command, Invocation } from './commands.js';
 import { asCliError, connectDaemon, stateDirOf } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
@@ -127,7 +128,9 @@ export const REMOTE_COMMANDS: readonly Command[] = [
         if (client !== null) {
           r = (await client.request('enroll', { relayUrl, secret })) as typeof r;
         } else {
-          r = await enrollCommand({ relayUrl, secret }, openStateStore(stateDirOf(inv.io.env)));
+          const stateDir = stateDirOf(inv.io.env);
+          ensureOwnerOnlyDir(stateDir);
+          r = await enrollCommand({ relayUrl, secret }, openStateStore(stateDir));
         }
       } catch (err) {
         throw asCliError(err);

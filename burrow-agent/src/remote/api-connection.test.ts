@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SessionRegistry } from '../session/session-registry.js';
 import { ApiConnection } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
+import type { RemoteSettingsPort } from './remote-settings-port.js';
 
 const calls: string[] = [];
 const attention: AttentionPort = {
@@ -37,7 +38,31 @@ afterEach(async () => {
   calls.length = 0;
 });
 
-function connection() {
+const DELIVERY = 'AAAAAAAAAAAAAAAAAAAAAA';
+let alarm = {
+  inactivityTimeoutMs: 60_000,
+  deferAlertsUntilQuiet: true,
+  pushEnabled: true,
+  pushDelayMs: 10_000,
+};
+let rules: readonly string[] = ['claude'];
+const settingsPort: RemoteSettingsPort = {
+  pushStatus: async (id) => ({ pushEnabled: alarm.pushEnabled, subscribed: id === DELIVERY }),
+  pushTest: async () => ({ outcome: 'partial', targets: 2, delivered: 1 }),
+  settings: () => alarm,
+  updateSettings: (patch) => {
+    alarm = { ...alarm, ...patch, pushDelayMs: Math.min(3_600_000, patch.pushDelayMs ?? alarm.pushDelayMs) };
+    return alarm;
+  },
+  watchRules: () => rules,
+  setWatchRules: (next) => {
+    if (next.some((r) => r !== r.toLowerCase())) throw new RangeError('not a watch key');
+    rules = next;
+    return rules;
+  },
+};
+
+function connection(withSettings = false) {
   const registry = new SessionRegistry({
     now: Date.now,
     env: process.env,
@@ -63,12 +88,51 @@ function connection() {
     forgetMe: async () => {
       calls.push('forget-me');
     },
+    deliveryId: DELIVERY,
+    ...(withSettings ? { settings: settingsPort } : {}),
   });
   return { api, sent, closes, registry };
 }
 
 const frame = (m: Parameters<typeof encodeClientMessage>[0]) => encodeClientMessage(m);
 const hello = frame({ type: 'hello', appVersion: 't', viewer: 'test', cols: 80, rows: 24 });
+
+describe('ApiConnection settings screen (R-B-PUSH, R-SET)', () => {
+  it('answers push-status, push-test, settings and watch rules through the port', async () => {
+    const c = connection(true);
+    c.api.receive(hello);
+    c.api.receive(frame({ type: 'push-status', rid: 1 }));
+    c.api.receive(frame({ type: 'push-test', rid: 2 }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(c.sent).toContainEqual({ type: 'push-status', rid: 1, pushEnabled: true, subscribed: true });
+    expect(c.sent).toContainEqual({
+      type: 'push-test-result',
+      rid: 2,
+      outcome: 'partial',
+      targets: 2,
+      delivered: 1,
+    });
+    c.api.receive(frame({ type: 'settings-set', rid: 3, patch: { pushDelayMs: 9_000_000 } }));
+    expect(c.sent.at(-1)).toMatchObject({ type: 'settings', rid: 3, settings: { pushDelayMs: 3_600_000 } });
+    c.api.receive(frame({ type: 'settings-get', rid: 4 }));
+    expect(c.sent.at(-1)).toMatchObject({ type: 'settings', rid: 4, settings: { pushDelayMs: 3_600_000 } });
+    c.api.receive(frame({ type: 'watch-rules-set', rid: 5, rules: ['codex', 'aider'] }));
+    expect(c.sent.at(-1)).toEqual({ type: 'watch-rules', rid: 5, rules: ['codex', 'aider'] });
+    c.api.receive(frame({ type: 'watch-rules-set', rid: 6, rules: ['Bad'] }));
+    expect(c.sent.at(-1)).toMatchObject({ type: 'error', rid: 6, code: ErrorCode.BAD_REQUEST });
+    c.api.receive(frame({ type: 'watch-rules-get', rid: 7 }));
+    expect(c.sent.at(-1)).toEqual({ type: 'watch-rules', rid: 7, rules: ['codex', 'aider'] });
+    c.api.dispose();
+  });
+
+  it('without a settings port answers unknown_message', () => {
+    const c = connection();
+    c.api.receive(hello);
+    c.api.receive(frame({ type: 'settings-get', rid: 9 }));
+    expect(c.sent.at(-1)).toMatchObject({ type: 'error', rid: 9, code: ErrorCode.UNKNOWN_MESSAGE });
+    c.api.dispose();
+  });
+});
 
 describe('ApiConnection', () => {
   it('requires hello first, then answers with hello and the directory', () => {
