@@ -1,6 +1,6 @@
 /**
  * Pocket's push end to end (issue 7, DESIGN §8): the built app served by the real relay under `wrangler dev`
- * with VAPID configured and the development loopback switch, a real Burrow remote side, the local push
+ * with VAPID configured and the development loopback switch, a real Burrow remote side (push-burrow.ts), the local push
  * service (VAPID verified, RFC 8291 decrypted by http_ece) and Debian's Chromium as the phone. Only
  * `PushManager.subscribe` / `getSubscription` are stubbed (push-stub.ts). Screenshots land in test-artifacts/.
  */
@@ -12,8 +12,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { LocalPushService } from '../helpers/push-service.js';
-import { startRemoteBurrow } from '../helpers/remote-burrow.js';
+
 import { ARTIFACTS_DIR, CHROMIUM_PATH, launchPhone } from './pocket-browser.js';
+import { startPushBurrow } from './push-burrow.js';
 import { stubPushManager } from './push-stub.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -22,7 +23,7 @@ const SUBJECT = 'mailto:relay-operator@example.com';
 
 let service: LocalPushService;
 let relay: RelayHandle;
-let burrow: Awaited<ReturnType<typeof startRemoteBurrow>>;
+let burrow: Awaited<ReturnType<typeof startPushBurrow>>;
 let phone: Awaited<ReturnType<typeof launchPhone>>;
 let context: BrowserContext;
 let page: Page;
@@ -102,7 +103,7 @@ beforeAll(async () => {
     assetsDir: POCKET_DIST,
     vars: { VAPID_PRIVATE_KEY: secret, VAPID_SUBJECT: SUBJECT, DEV_ALLOW_LOOPBACK_PUSH: '1' },
   });
-  burrow = await startRemoteBurrow(relay.url);
+  burrow = await startPushBurrow(relay.url);
   await until(() => burrow.service.linkStatus.kind === 'connected', 'the relay link');
   phone = await launchPhone();
   context = phone.context;
