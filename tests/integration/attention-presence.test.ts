@@ -46,6 +46,23 @@ describe.concurrent('a present, focused viewer', () => {
     viewer.detach();
   });
 
+  it('through the AttentionPort (a phone): holds a report while looked at, rings when the phone goes idle', async () => {
+    const s = await fx.shell('zsh');
+    fx.host.presence('phone-1', { state: 'present', focused: true, visible: true });
+    fx.host.focus('phone-1', s.id);
+    expect(fx.host.view(s.id)?.engaged).toBe(true);
+    fx.type(s, String.raw`sleep 1.5; printf '\033]9;while you watched\007'`);
+    // The OSC itself (ESC ] 9), not the echo of the typed line that spells it out.
+    await fx.waitFor(() => fx.output(s.id).includes('\x1b]9;while you watched'), 5000, 'the report');
+    await sleep(500);
+    expect(fx.host.view(s.id)?.ringing).toBe(false);
+    expect(fx.pushesFor(s.id)).toHaveLength(0);
+    fx.host.presence('phone-1', { state: 'idle', focused: true, visible: true });
+    await fx.waitFor(() => fx.host.view(s.id)?.ringing === true, 2000, 'the held report');
+    expect(fx.host.view(s.id)?.notification?.body).toBe('while you watched');
+    fx.host.viewerGone('phone-1');
+  });
+
   it('sends focus reports to a program that asked for them as the viewer leaves and returns', async () => {
     // Raw mode: the program sees the bytes themselves, and prints each read as hex.
     const program = [
