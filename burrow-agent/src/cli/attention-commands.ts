@@ -14,8 +14,14 @@ const json = { json: { type: 'boolean', default: false } } as const;
 /** Without --timeout, `burrow await` waits this long (an hour) before answering `timeout`. */
 export const DEFAULT_AWAIT_TIMEOUT_S = 60 * 60;
 
-/** Causes that mean the awaited thing happened (exit 0); `timeout`, `cancelled` and `died` are not. */
+/**
+ * Causes that mean the awaited thing happened (exit 0); `timeout` and `cancelled` never do. `died` (the
+ * session's process ended) counts for `--until exit` only: without shell integration there is no command
+ * to finish, and the process ending is the exit the caller waited for.
+ */
 const REAL_CAUSES: ReadonlySet<AwaitCause> = new Set(['quiet', 'exit', 'bell', 'idle']);
+const isReal = (cause: AwaitCause, until: 'quiet' | 'exit') =>
+  REAL_CAUSES.has(cause) || (until === 'exit' && cause === 'died');
 
 function print(inv: Invocation, text: string): void {
   inv.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -57,8 +63,9 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
     summary: 'wait until a session goes quiet or its command exits; print why it ended',
     usage: 'burrow await SESSION --until quiet|exit [--timeout SECONDS] [--json]',
     details:
-      'Prints the cause: quiet, exit, bell, idle (the thing happened: exit 0), or timeout, died, cancelled\n' +
-      `(exit 1). Default timeout ${DEFAULT_AWAIT_TIMEOUT_S} s, at most ${MAX_AWAIT_MS / 1000} s.`,
+      'Prints the cause: quiet, exit, bell, idle (the thing happened: exit 0); died (the session ended:\n' +
+      'exit 0 with --until exit, else 1); timeout, cancelled (exit 1).\n' +
+      `Default timeout ${DEFAULT_AWAIT_TIMEOUT_S} s, at most ${MAX_AWAIT_MS / 1000} s.`,
     options: { until: { type: 'string' }, timeout: { type: 'string' }, ...json },
     positionals: [1, 1],
     async run(inv) {
@@ -73,7 +80,7 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
         c.request('await', { session: inv.positionals[0]!, until, timeoutMs: Math.round(seconds * 1000) }),
       );
       print(inv, inv.values.json ? JSON.stringify(r) : r.cause);
-      return REAL_CAUSES.has(r.cause) ? ExitCode.Ok : ExitCode.Failure;
+      return isReal(r.cause, until) ? ExitCode.Ok : ExitCode.Failure;
     },
   },
   {
