@@ -268,7 +268,7 @@ class Connection {
   private async startPair(id: number, p: Params<'pair'>): Promise<void> {
     const remote = this.verbs;
     let finished = false;
-    const started = await remote.startPairing({
+    const { started, cancel } = await remote.startPairing({
       label: p.label,
       approve: (r) =>
         new Promise<boolean>((resolve) => {
@@ -294,7 +294,7 @@ class Connection {
       if (finished) return;
       this.pairAnswer?.(false);
       this.pairAnswer = null;
-      remote.cancelPairing();
+      cancel();
     });
     this.respond({ id, ok: true, result: started });
   }

@@ -53,10 +53,10 @@ class FakeVerbs implements DaemonVerbs {
   }) {
     this.approve = o.approve;
     this.done = o.done;
-    return { link: `https://relay.example/#pair=${o.label}`, qr: '[qr]', expiresAt: 123 };
-  }
-  cancelPairing() {
-    this.cancelled++;
+    return {
+      started: { link: `https://relay.example/#pair=${o.label}`, qr: '[qr]', expiresAt: 123 },
+      cancel: () => this.cancelled++,
+    };
   }
 }
 

@@ -27,12 +27,15 @@ export interface DaemonVerbs {
   describe(session: SessionInfo): Record<string, unknown>;
   /** A connection closed: its awaits resolve `cancelled`. */
   realmGone(realmId: string): void;
+  /**
+   * Opens an offer (replacing any open one). `cancel` withdraws THIS offer only: a `burrow pair` that was
+   * replaced by a newer one must not cancel the newer one when its connection closes.
+   */
   startPairing(options: {
     label: string | null;
     approve: (r: PairRequest) => Promise<boolean>;
     done: (r: PairingResult) => void;
-  }): Promise<PairingStarted>;
-  cancelPairing(): void;
+  }): Promise<{ readonly started: PairingStarted; readonly cancel: () => void }>;
 }
 
 const unavailable = (): never => {
@@ -45,5 +48,4 @@ export const NO_VERBS: DaemonVerbs = {
   describe: () => ({}),
   realmGone: () => {},
   startPairing: async () => unavailable(),
-  cancelPairing: () => {},
 };

@@ -91,6 +91,8 @@ export function daemonVerbs(
   attention: AttentionVerbsHost,
 ): DaemonVerbs {
   const sessionId = (ref: string) => registry.get(ref).id;
+  /** Which `burrow pair` holds the open offer (each new one replaces the last). */
+  let pairingGeneration = 0;
   return {
     describe: (s) => describeSession(attention.view(s.id)),
     realmGone: (realmId) => attention.realmGone(realmId),
@@ -156,7 +158,15 @@ export function daemonVerbs(
       }
       throw new RangeError(`unknown method ${String(method)}`);
     },
-    startPairing: (options) => remote.startPairing(options),
-    cancelPairing: () => remote.cancelPairing(),
+    async startPairing(options) {
+      const mine = ++pairingGeneration;
+      const started = await remote.startPairing(options);
+      return {
+        started,
+        cancel: () => {
+          if (pairingGeneration === mine) remote.cancelPairing();
+        },
+      };
+    },
   };
 }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { AlertVerb } from '../attention/alert-manager.js';
+import { DEFAULT_ALERT_SETTINGS } from '../attention/settings.js';
+import type { RemoteService } from '../remote/remote-service.js';
+import type { SessionRegistry } from '../session/session-registry.js';
+import { pushReasonOf } from './daemon.js';
+import { type AttentionVerbsHost, daemonVerbs, describeSession } from './daemon-verbs.js';
+
+function fixture() {
+  const log: string[] = [];
+  const remote = {
+    startPairing: async () => ({ link: 'l', qr: 'q', expiresAt: 1 }),
+    cancelPairing: () => log.push('cancel'),
+  } as unknown as RemoteService;
+  const registry = {
+    get: (ref: string) => {
+      if (ref !== 'abcdefgh' && ref !== 'name') throw new RangeError('no such session');
+      return { id: 'abcdefgh' };
+    },
+  } as unknown as SessionRegistry;
+  let settings = { ...DEFAULT_ALERT_SETTINGS };
+  const host: AttentionVerbsHost = {
+    view: () => null,
+    verb: (id: string, v: AlertVerb) => log.push(`${v} ${id}`),
+    await: async () => 'quiet',
+    realmGone: () => {},
+    settings: () => settings,
+    updateSettings: (p) => {
+      settings = { ...settings, ...(p as object) };
+      return settings;
+    },
+    watchRules: () => [],
+    addWatchRule: () => [],
+    removeWatchRule: () => [],
+  };
+  const ctx = { realmId: 'r', signal: new AbortController().signal };
+  return { verbs: daemonVerbs(remote, registry, host), log, ctx };
+}
+
+describe('daemonVerbs', () => {
+  it('a replaced `burrow pair` cannot cancel the newer offer', async () => {
+    const { verbs, log } = fixture();
+    const first = await verbs.startPairing({ label: null, approve: async () => true, done: () => {} });
+    const second = await verbs.startPairing({ label: null, approve: async () => true, done: () => {} });
+    first.cancel();
+    expect(log).toEqual([]);
+    second.cancel();
+    expect(log).toEqual(['cancel']);
+  });
+
+  it('routes todo and dismiss by session name or id to the engine verbs', async () => {
+    const { verbs, log, ctx } = fixture();
+    await verbs.handle('todo', { session: 'name', action: 'toggle' }, ctx);
+    await verbs.handle('todo', { session: 'abcdefgh', action: 'on' }, ctx);
+    await verbs.handle('dismiss', { session: 'name' }, ctx);
+    expect(log).toEqual(['todo-toggle abcdefgh', 'todo-on abcdefgh', 'dismiss abcdefgh']);
+    await expect(verbs.handle('dismiss', { session: 'zzz' }, ctx)).rejects.toThrow(RangeError);
+  });
+
+  it('settings-set takes only known keys with values of their type', async () => {
+    const { verbs, ctx } = fixture();
+    await expect(
+      verbs.handle('settings-set', { key: 'pushEnabled', value: false }, ctx),
+    ).resolves.toMatchObject({
+      settings: { pushEnabled: false },
+    });
+    await expect(verbs.handle('settings-set', { key: 'nope', value: 1 }, ctx)).rejects.toThrow(RangeError);
+    await expect(verbs.handle('settings-set', { key: 'pushDelayMs', value: true }, ctx)).rejects.toThrow(
+      TypeError,
+    );
+    await expect(verbs.handle('settings-set', { key: 'toString', value: 1 }, ctx)).rejects.toThrow(
+      RangeError,
+    );
+  });
+});
+
+describe('describeSession and pushReasonOf', () => {
+  it('adds nothing without a view', () => {
+    expect(describeSession(null)).toEqual({});
+  });
+  it('picks the fixed push body by what rang', () => {
+    expect(pushReasonOf({ exited: true, notification: null, watchKey: 'claude' })).toBe('exit');
+    expect(pushReasonOf({ exited: false, notification: null, watchKey: 'claude' })).toBe('watching');
+    expect(pushReasonOf({ exited: false, notification: { title: 'x' }, watchKey: 'claude' })).toBe('report');
+    expect(pushReasonOf({ exited: false, notification: null, watchKey: null })).toBe('report');
+  });
+});
