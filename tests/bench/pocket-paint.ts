@@ -1,0 +1,90 @@
+/**
+ * Pocket attach-to-first-paint (DESIGN §9): the built app, served by the bench's relay, in Debian's Chromium
+ * as a phone (tests/e2e/pocket-browser.ts), paired from a link like the e2e test does. Each run taps the row
+ * of a session holding 10,000 lines and times, in the page, from the tap to the frame after the terminal
+ * reports `data-painted="yes"` (xterm has parsed and rendered the `attached` snapshot).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CHROMIUM_PATH, launchPhone } from '../e2e/pocket-browser.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+export const POCKET_DIST = join(ROOT, 'pocket-pwa', 'dist');
+const UI_TIMEOUT_MS = 30_000;
+const BACK_SETTLE_MS = 300;
+
+/**
+ * The in-page timer, as source text (this package compiles without DOM types): clicks the first button whose
+ * label starts with `labelPrefix`, resolves with the milliseconds until the frame after the terminal painted.
+ */
+const TAP_TO_PAINT = (labelPrefix: string, timeoutMs: number) => `new Promise((done, fail) => {
+  const painted = () => document.querySelector('.term-host[data-painted="yes"]') !== null;
+  const button = [...document.querySelectorAll('button')].find((b) =>
+    (b.getAttribute('aria-label') ?? '').startsWith(${JSON.stringify(labelPrefix)}));
+  if (!button) return fail(new Error('no session row'));
+  const timer = setTimeout(() => fail(new Error('no paint')), ${timeoutMs});
+  const t0 = performance.now();
+  const observer = new MutationObserver(() => {
+    if (!painted()) return;
+    observer.disconnect();
+    clearTimeout(timer);
+    requestAnimationFrame(() => done(performance.now() - t0));
+  });
+  observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+  button.click();
+})`;
+
+/** Builds Pocket (production React) so the relay serves the current app, as the e2e test does. */
+export function buildPocket(): void {
+  const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  const build = spawnSync(process.execPath, [vite, 'build'], {
+    cwd: join(ROOT, 'pocket-pwa'),
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
+}
+
+export interface PaintResult {
+  /** Milliseconds, tap → frame after paint, first run (TerminalScreen chunk loaded cold). */
+  readonly cold: number;
+  /** The warm runs after it. */
+  readonly warm: number[];
+}
+
+/**
+ * Pairs the phone from `pairingLink`, then opens the session whose row is labelled `Open <rowName>…`
+ * `runs` times. The caller owns the relay and the Burrow.
+ */
+export async function pocketAttachToPaint(
+  pairingLink: string,
+  burrowName: string,
+  rowName: string,
+  runs: number,
+): Promise<PaintResult> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium`);
+  if (!Number.isInteger(runs) || runs < 2) throw new RangeError('runs must be an integer ≥ 2');
+  const phone = await launchPhone();
+  try {
+    const page = phone.context.pages()[0] ?? (await phone.context.newPage());
+    await page.goto(pairingLink);
+    await page
+      .getByRole('region', { name: burrowName })
+      .getByText('connected')
+      .waitFor({ timeout: UI_TIMEOUT_MS });
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const row = page.getByRole('button', { name: new RegExp(`^Open ${rowName}`) });
+      await row.waitFor({ timeout: UI_TIMEOUT_MS });
+      // Timed inside the page so Playwright's own round trips are not counted.
+      const elapsed = Number(await page.evaluate(TAP_TO_PAINT(`Open ${rowName}`, UI_TIMEOUT_MS)));
+      times.push(elapsed);
+      await page.getByRole('button', { name: 'Back to the session list' }).click();
+      await page.waitForTimeout(BACK_SETTLE_MS);
+    }
+    return { cold: times[0]!, warm: times.slice(1) };
+  } finally {
+    await phone.close();
+  }
+}
