@@ -230,8 +230,10 @@ async function rawPtyThroughput(mib: number): Promise<{ bytes: number; seconds: 
   let tail = '';
   let done = false;
   p.onData((d: Buffer | string) => {
-    bytes += d.length;
-    tail = (tail + d.subarray(Math.max(0, d.length - 64)).toString('latin1')).slice(-64);
+    // encoding: null → Buffers (node-pty's type says string | Buffer).
+    const b = typeof d === 'string' ? Buffer.from(d, 'latin1') : d;
+    bytes += b.length;
+    tail = (tail + b.subarray(Math.max(0, b.length - 64)).toString('latin1')).slice(-64);
     if (tail.includes(DONE_MARKER)) done = true;
   });
   await sleep(200);
