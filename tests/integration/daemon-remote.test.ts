@@ -289,6 +289,36 @@ describe('a real daemon, remote side', () => {
       expect(await conn.pushTest()).toEqual({ outcome: 'delivered', targets: 1, delivered: 1 });
       expect((await pushService.waitForReceived(3, 10_000)).length).toBe(3);
 
+      // A real ring: a terminal notification (OSC 9) with the push delay at 0 → the attention host's push-due
+      // hook → PushSender → the phone gets the fixed "report" body (never the terminal's own text).
+      expect((await cli(env, 'settings', 'set', 'pushDelayMs', '0')).code).toBe(0);
+      conn.stop();
+      const ringer = await cli(
+        env,
+        'new',
+        '--name',
+        'ringer',
+        '--',
+        '/bin/sh',
+        '-c',
+        "sleep 1; printf '\\033]9;secret build text\\007'; sleep 30",
+      );
+      const ringerId = ringer.stdout.trim();
+      const rang = await pushService.waitForReceived(4, 30_000);
+      const ringOpened = openPushEnvelope(rang[3]!.plaintext, {
+        burrowId: decodeBase64url(pairing.burrowId),
+        deliveryId: pairing.deliveryId,
+        senderStaticKey: decodeBase64url(pairing.burrowPublicKey),
+        recipientStaticKeyPair: keyPairFromPrivate(decodeBase64url(pairing.clientPrivateKey)),
+        psk: decodeBase64url(pairing.psk),
+        lastSeenSeq: 4,
+      });
+      const ringNote = JSON.parse(new TextDecoder().decode(ringOpened.payload)) as Record<string, unknown>;
+      expect(ringNote).toMatchObject({ sessionId: ringerId, label: 'ringer', body: 'Needs your attention' });
+      expect(JSON.stringify(ringNote)).not.toContain('secret build text');
+      conn.start();
+      await until(() => conn.status.kind === 'connected', 'reconnect');
+
       let revoked = 0;
       conn.subscribe((e) => {
         if (e.type === 'revoked') revoked++;
