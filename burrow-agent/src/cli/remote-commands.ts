@@ -179,7 +179,7 @@ export const REMOTE_COMMANDS: readonly Command[] = [
               devices: DeviceRowResult[];
               relayError: string | null;
             };
-            if (r.relayError !== null && !inv.values.json)
+            if (r.relayError !== null && r.devices.length > 0 && !inv.values.json)
               inv.io.stderr.write(`burrow devices: push state unknown: ${r.relayError}\n`);
             return r.devices;
           },
