@@ -26,7 +26,7 @@ import { decodeRelayToAgentFrame, encodeDataFrame } from '@burrow/protocol';
 import * as pty from 'node-pty';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { enroll, nextBinary, openAgent, openClient } from '../../relay-worker/test/relay-client.js';
-import { nodeSocketFactory } from '../helpers/node-socket.js';
+import { nodeSocketFactory, recordingSocketFactory } from '../helpers/node-socket.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { median, ms, printTable, type Quantiles, quantiles, sleep, until, us } from './bench-stats.js';
 import { buildPocket, POCKET_DIST, pocketAttachToPaint } from './pocket-paint.js';
@@ -345,9 +345,10 @@ async function pairedConnection(burrow: Burrow) {
     userAgent: 'full-chain-bench',
     onCode: () => {},
   });
+  const recorded = recordingSocketFactory();
   const conn = new BurrowConnection({
     pairing,
-    socketFactory: nodeSocketFactory(),
+    socketFactory: recorded.factory,
     storage,
     viewer: 'test',
     appVersion: 'bench-1',
@@ -356,7 +357,9 @@ async function pairedConnection(burrow: Burrow) {
   });
   conn.start();
   await until(() => conn.status.kind === 'connected', 'the phone connection', SETUP_TIMEOUT_MS, 10);
-  return conn;
+  // What the phone's socket negotiated with the relay (permessage-deflate would compress ciphertext in vain).
+  const extensions = recorded.sockets.at(-1)?.extensions || 'none';
+  return { conn, extensions };
 }
 
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
@@ -376,7 +379,8 @@ async function main(): Promise<void> {
     burrow = await startRemoteBurrow(relay.url);
     const b = burrow;
     await until(() => b.service.linkStatus.kind === 'connected', 'the relay link', SETUP_TIMEOUT_MS, 10);
-    conn = await pairedConnection(burrow);
+    const paired = await pairedConnection(burrow);
+    conn = paired.conn;
 
     // 1. Keystroke echo.
     const results: Array<[string, EchoResult]> = [];
@@ -432,7 +436,8 @@ async function main(): Promise<void> {
     ]);
     console.log(
       `full chain: ${full.ptyBytes} bytes left the PTY, ${full.bytes} arrived as output, ${full.resyncs} resync ` +
-        `snapshot(s) (${full.resyncChars} chars)   target ≥ ${TARGET_THROUGHPUT_MBPS} MB/s   ` +
+        `snapshot(s) (${full.resyncChars} chars), client socket extensions: ${paired.extensions}\n` +
+        `target ≥ ${TARGET_THROUGHPUT_MBPS} MB/s   ` +
         verdict(fullMBps >= TARGET_THROUGHPUT_MBPS),
     );
 
