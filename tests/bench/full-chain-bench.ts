@@ -70,11 +70,20 @@ const PAINT_RUNS = 6;
 interface Echo {
   roundTrip(): Promise<void>;
   close(): Promise<void>;
+  /** Per-sample legs (ms), where the path can see its middle: client → PTY output in the agent, and back. */
+  readonly legs?: { inbound: number[]; outbound: number[] };
+}
+
+/** p50 of each leg, for the back-to-back and the gapped samples. */
+interface LegMedians {
+  readonly inbound: number;
+  readonly outbound: number;
 }
 
 interface EchoResult {
   readonly backToBack: Quantiles;
   readonly gapped: Quantiles;
+  readonly legs: { readonly backToBack: LegMedians; readonly gapped: LegMedians } | null;
 }
 
 async function measureEcho(echo: Echo): Promise<EchoResult> {
@@ -88,10 +97,21 @@ async function measureEcho(echo: Echo): Promise<EchoResult> {
     }
     return times;
   };
+  const takeLegs = (): LegMedians | null => {
+    if (!echo.legs) return null;
+    const m = { inbound: median(echo.legs.inbound), outbound: median(echo.legs.outbound) };
+    echo.legs.inbound.length = 0;
+    echo.legs.outbound.length = 0;
+    return m;
+  };
   await run(WARMUP_KEYSTROKES, 0);
+  if (echo.legs) takeLegs();
   const backToBack = quantiles(await run(KEYSTROKES, 0));
+  const b2bLegs = takeLegs();
   const gapped = quantiles(await run(GAPPED_KEYSTROKES, GAP_MS));
-  return { backToBack, gapped };
+  const gappedLegs = takeLegs();
+  const legs = b2bLegs && gappedLegs ? { backToBack: b2bLegs, gapped: gappedLegs } : null;
+  return { backToBack, gapped, legs };
 }
 
 /** Counts bytes arriving; `want(n)` resolves once `n` more have arrived than were asked for before. */
@@ -201,6 +221,16 @@ async function attachTo(
 async function fullChainEcho(conn: BurrowConnection, burrow: Burrow): Promise<Echo> {
   const counter = byteCounter();
   let text = '';
+  // An output tap runs first thing when the agent reads the PTY (session.ts onOutput), so its timestamp
+  // splits each round trip into "client → agent → PTY → agent" and "agent → client".
+  let echoSession = '';
+  let tapAt = 0;
+  burrow.registry.addTap({
+    output: (id) => {
+      if (id === echoSession) tapAt = performance.now();
+    },
+  });
+  const legs = { inbound: [] as number[], outbound: [] as number[] };
   const { session, term } = await attachTo(conn, burrow, ECHO_COMMAND, (d) => {
     if (text.length < 64) text += new TextDecoder().decode(d);
     counter.add(d.length);
@@ -209,11 +239,16 @@ async function fullChainEcho(conn: BurrowConnection, burrow: Burrow): Promise<Ec
   await until(() => session.info().offset > 0, 'the echo session', SETUP_TIMEOUT_MS, 10);
   await sleep(200);
   counter.want(counter.received);
+  echoSession = session.id;
   return {
+    legs,
     async roundTrip() {
       const back = counter.want(1);
+      const t0 = performance.now();
       term.input('x');
       await back;
+      legs.inbound.push(tapAt - t0);
+      legs.outbound.push(performance.now() - tapAt);
     },
     async close() {
       term.detach();
@@ -409,6 +444,17 @@ async function main(): Promise<void> {
         (fullR.backToBack.p50 / r.backToBack.p50).toFixed(2),
       ]),
     ]);
+    if (fullR.legs) {
+      const half = (r: EchoResult, g: boolean) => (g ? r.gapped.p50 : r.backToBack.p50) / 2;
+      for (const g of [false, true]) {
+        const l = g ? fullR.legs.gapped : fullR.legs.backToBack;
+        console.log(
+          `full chain legs at p50, ${g ? `${GAP_MS} ms gaps` : 'back-to-back'}: client → agent's PTY read ` +
+            `${ms(l.inbound)} (bare: relay/2 + pty ≈ ${ms(half(relayR, g) + (g ? ptyR.gapped.p50 : ptyR.backToBack.p50))}); ` +
+            `agent's PTY read → client ${ms(l.outbound)} (bare: relay/2 ≈ ${ms(half(relayR, g))})`,
+        );
+      }
+    }
     const share = (pick: (r: EchoResult) => number) => pick(fullR) - pick(relayR) - pick(ptyR);
     const shareB2b = share((r) => r.backToBack.p50);
     const shareGap = share((r) => r.gapped.p50);
