@@ -1,0 +1,143 @@
+/**
+ * A real `burrow daemon` process for integration tests: the built CLI in a temp BURROW_STATE_DIR, its stderr
+ * kept (bounded) as the log, the CLI called as a user would, and phones paired the real way (`burrow pair
+ * --yes` printing a link, Pocket's core `pairWithOffer` answering it).
+ */
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  MemoryPairingStorage,
+  type PairingRecord,
+  pairWithOffer,
+  parsePairingLink,
+} from '@burrow/pocket/core';
+import { REPO_ROOT } from '../../relay-worker/test/harness.js';
+import { nodeSocketFactory } from './node-socket.js';
+
+const AGENT = join(REPO_ROOT, 'burrow-agent');
+const BIN = join(AGENT, 'bin', 'burrow.js');
+/** One CLI call's budget: `pair` waits for the phone, the rest answer at once. */
+export const CLI_TIMEOUT_MS = 30_000;
+/** Daemon log characters kept (the tail). */
+export const DAEMON_LOG_MAX_CHARS = 64_000;
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A paired phone: its record and the storage Pocket's core keeps it in. */
+export interface PairedPhone {
+  readonly pairing: PairingRecord;
+  readonly storage: MemoryPairingStorage;
+}
+
+export class BurrowDaemon {
+  #log = '';
+
+  private constructor(
+    readonly env: NodeJS.ProcessEnv,
+    readonly child: ChildProcess,
+  ) {
+    child.stderr!.on('data', (d: Buffer) => {
+      this.#log = (this.#log + d.toString()).slice(-DAEMON_LOG_MAX_CHARS);
+    });
+  }
+
+  /** Builds the agent (tsc -b, which also builds protocol and crypto) and starts `burrow daemon`. */
+  static async start(): Promise<BurrowDaemon> {
+    const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const built = spawnSync(process.execPath, [tsc, '-b', join(AGENT, 'tsconfig.json')], {
+      encoding: 'utf8',
+    });
+    if (!existsSync(join(AGENT, 'dist', 'cli', 'main.js'))) throw new Error(`build failed: ${built.stdout}`);
+    const stateDir = join(mkdtempSync(join(tmpdir(), 'burrow-daemon-it-')), 'state');
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      SHELL: '/bin/bash',
+      BURROW_STATE_DIR: stateDir,
+    };
+    const child = spawn(process.execPath, [BIN, 'daemon'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const daemon = new BurrowDaemon(env, child);
+    await until(() => daemon.log.includes('listening on') || child.exitCode !== null, 'the daemon');
+    if (child.exitCode !== null) throw new Error(`daemon exited: ${daemon.log}`);
+    return daemon;
+  }
+
+  get log(): string {
+    return this.#log;
+  }
+
+  cli(...args: string[]): Promise<CliResult> {
+    return new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        [BIN, ...args],
+        { env: this.env, timeout: CLI_TIMEOUT_MS },
+        (err, stdout, stderr) => {
+          const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
+          resolve({ code, stdout, stderr });
+        },
+      );
+    });
+  }
+
+  /** `cli(...)` that must exit 0, parsed as JSON. */
+  async json<T>(...args: string[]): Promise<T> {
+    const r = await this.cli(...args);
+    if (r.code !== 0) throw new Error(`burrow ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+    return JSON.parse(r.stdout) as T;
+  }
+
+  /** `burrow pair --yes --label <label>` answered by Pocket's core, exactly as the phone's pairing screen. */
+  async pairPhone(label: string): Promise<PairedPhone> {
+    const pair = spawn(process.execPath, [BIN, 'pair', '--yes', '--label', label], {
+      env: this.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    pair.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const exited = new Promise<number | null>((r) => pair.once('exit', (c) => r(c)));
+    try {
+      await until(() => /#pair=\S+/.test(out), 'the pairing link');
+      const link = /(http\S+#pair=\S+)/.exec(out)![1]!;
+      const storage = new MemoryPairingStorage();
+      const pairing = await pairWithOffer({
+        offer: parsePairingLink(link),
+        socketFactory: nodeSocketFactory(),
+        storage,
+        label,
+        platform: 'node',
+        userAgent: 'vitest',
+        onCode: () => {},
+      });
+      const code = await exited;
+      if (code !== 0) throw new Error(`burrow pair exited ${code}: ${out}`);
+      return { pairing, storage };
+    } finally {
+      if (pair.exitCode === null) pair.kill('SIGTERM');
+    }
+  }
+
+  /** SIGTERM and wait for the exit; the exit code. */
+  async stop(): Promise<number | null> {
+    if (this.child.exitCode !== null) return this.child.exitCode;
+    const exited = new Promise<number | null>((r) => this.child.once('exit', (c) => r(c)));
+    this.child.kill('SIGTERM');
+    return exited;
+  }
+}
