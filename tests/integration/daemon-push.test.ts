@@ -218,7 +218,7 @@ describe('the push path through a real daemon', () => {
     expect(() => openPushEnvelope(forged, openerFor(p, seq))).toThrow(PushEnvelopeError);
   });
 
-  it('a viewer present and focused on the session at the deadline: no push', async () => {
+  it('a viewer present and focused on the ringing session at the deadline: no push, the ring stays', async () => {
     const before = pushService.received.length;
     const conn = new BurrowConnection({
       pairing: phoneA.pairing,
@@ -231,22 +231,30 @@ describe('the push path through a real daemon', () => {
     });
     conn.start();
     try {
-      const id = await ringer('watched', 2);
-      await until(() => conn.sessions.has(id), 'the directory');
+      await until(() => conn.status.kind === 'connected', 'the phone to connect');
+      // The ring opens while nobody looks (a ring in an already engaged session would be held instead,
+      // alert-spec Engagement); the phone then opens it and is present through the deadline.
+      const id = await ringer('watched', 0.3);
+      const { since, episodeId } = await ringingSince(id);
+      const deadline = since + PUSH_DELAY_MS;
       let snapshots = 0;
       conn.attach(id, { cols: 80, rows: 24 }, { onSnapshot: () => void snapshots++, onOutput: () => {} });
       await until(() => snapshots === 1, 'the attach snapshot');
       conn.presence('present', { focused: true, visible: true });
       conn.focus(id);
       const presentAt = Date.now();
-      const { since } = await ringingSince(id);
-      const deadline = since + PUSH_DELAY_MS;
-      // Meaningful only if the viewer's presence had not lapsed by the deadline.
+      // Meaningful only if presence was reported before the deadline and had not lapsed by it.
+      expect(presentAt).toBeLessThan(deadline - 200);
       expect(deadline).toBeLessThan(presentAt + INACTIVITY_FLOOR_MS);
       await expectNoMoreAfter(deadline, before);
+      // Not sent because a viewer was present at the recheck, not because the episode ended.
+      expect(await sessionRow(id)).toMatchObject({ ringing: true, episodeId });
     } finally {
       conn.stop();
     }
+    // The deadline was consumed, never retried: the viewer leaving sends nothing later either.
+    await sleep(QUIET_MARGIN_MS);
+    expect(pushService.received.length).toBe(before);
   }, 40_000);
 
   it('a revoked device gets nothing while the other still does', async () => {
