@@ -232,16 +232,17 @@ describe('the push path through a real daemon', () => {
     conn.start();
     try {
       await until(() => conn.status.kind === 'connected', 'the phone to connect');
-      // The ring opens while nobody looks (a ring in an already engaged session would be held instead,
-      // alert-spec Engagement); the phone then opens it and is present through the deadline.
-      const id = await ringer('watched', 0.3);
-      const { since, episodeId } = await ringingSince(id);
-      const deadline = since + PUSH_DELAY_MS;
+      // Attached and looking before the ring but not yet present, so not engaged and the ring opens (in an
+      // engaged session it would be held, alert-spec Engagement); present from then through the deadline.
+      const id = await ringer('watched', 1);
+      await until(() => conn.sessions.has(id), 'the directory');
       let snapshots = 0;
       conn.attach(id, { cols: 80, rows: 24 }, { onSnapshot: () => void snapshots++, onOutput: () => {} });
       await until(() => snapshots === 1, 'the attach snapshot');
-      conn.presence('present', { focused: true, visible: true });
       conn.focus(id);
+      const { since, episodeId } = await ringingSince(id);
+      const deadline = since + PUSH_DELAY_MS;
+      conn.presence('present', { focused: true, visible: true });
       const presentAt = Date.now();
       // Meaningful only if presence was reported before the deadline and had not lapsed by it.
       expect(presentAt).toBeLessThan(deadline - 200);
@@ -301,7 +302,14 @@ describe('the push path through a real daemon', () => {
     const r = await daemon.cli('push', 'test', '--json');
     expect(JSON.parse(r.stdout)).toMatchObject({ targets: MAX_TARGETS, delivered: MAX_TARGETS, dropped: 1 });
     const { pushes } = await nextPushes(before, MAX_TARGETS);
+    // The first 20 in pairing order, each with an envelope only its own phone opens.
+    const byEndpoint = new Map(phones.map((p) => [subs.get(p.pairing.deviceId)!.endpoint, p]));
     expect(new Set(pushes.map((p) => p.endpoint)).size).toBe(MAX_TARGETS);
+    expect(pushes.map((p) => p.endpoint)).not.toContain(subs.get(phones[20]!.pairing.deviceId)!.endpoint);
+    for (const push of pushes) {
+      const phone = byEndpoint.get(push.endpoint)!;
+      expect(openPushEnvelope(push.plaintext, openerFor(phone.pairing)).seq).toBeGreaterThan(0);
+    }
     const status = await daemon.json<{ push: { warnings: { text: string }[] } }>('status', '--json');
     expect(status.push.warnings.at(-1)?.text).toContain('1 device(s) over the per-push limit were skipped');
     expect(daemon.log).toContain('over the per-push limit');
