@@ -171,6 +171,29 @@ describe('ApiConnection', () => {
     expect(calls.at(-1)).toBe('gone');
   });
 
+  it('sends no directory upsert for keystrokes alone (the echo stays one message), but does for a rename', async () => {
+    const c = connection();
+    c.api.receive(hello);
+    const s = c.registry.create({ cwd: '/', command: ['/bin/cat'] });
+    c.api.receive(frame({ type: 'attach', rid: 4, session: s.id, cols: 80, rows: 24 }));
+    const upserts = () => c.sent.filter((m) => m.type === 'directory-upsert').length;
+    await new Promise((r) => setTimeout(r, 200));
+    const before = upserts();
+    // Each keystroke is an input activity and its echo moves lastActivityAt / outputOffset; neither alone
+    // may put a directory message in front of the echo.
+    for (const ch of 'abc') {
+      c.api.receive(
+        frame({ type: 'input', session: s.id, kind: 'user', data: new TextEncoder().encode(ch) }),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(s.info().offset).toBeGreaterThan(0);
+    expect(upserts()).toBe(before);
+    c.api.receive(frame({ type: 'rename', rid: 9, session: s.id, name: 'renamed' }));
+    expect(c.sent.find((m) => m.type === 'directory-upsert' && m.entry.name === 'renamed')).toBeDefined();
+    c.api.dispose();
+  });
+
   it('clears only exited sessions and forgets this phone on request', async () => {
     const c = connection();
     c.api.receive(hello);

@@ -59,7 +59,8 @@ export class ApiConnection {
   #helloed = false;
   #closed = false;
   readonly #attached = new Map<string, Attached>();
-  #sent = new Map<string, string>();
+  /** What this phone last received per session, as JSON with and without the activity fields. */
+  #sent = new Map<string, SentEntry>();
   #unsubscribe: (() => void)[] = [];
   #refresh: NodeJS.Timeout | null = null;
   #drainPoll: NodeJS.Timeout | null = null;
@@ -148,7 +149,7 @@ export class ApiConnection {
       this.#sendDirectory();
       this.#unsubscribe.push(this.#o.registry.subscribe(() => this.#diffDirectory()));
       this.#unsubscribe.push(this.#o.attention.onChange(() => this.#diffDirectory()));
-      this.#refresh = setInterval(() => this.#diffDirectory(), DIRECTORY_REFRESH_MS);
+      this.#refresh = setInterval(() => this.#diffDirectory(true), DIRECTORY_REFRESH_MS);
       this.#refresh.unref();
       return;
     }
@@ -434,21 +435,39 @@ export class ApiConnection {
 
   #sendDirectory() {
     const entries = this.#entries();
-    this.#sent = new Map(entries.map((e) => [e.id, JSON.stringify(e)]));
+    this.#sent = new Map(entries.map((e) => [e.id, sentEntry(e)]));
     this.#send({ type: 'directory', sessions: entries });
   }
 
-  /** Sends upserts for changed entries and removes for vanished ones (lastActivity changes ride along). */
-  #diffDirectory() {
+  /**
+   * Sends upserts for changed entries and removes for vanished ones. Event-driven calls (every keystroke and
+   * output chunk fires one) ignore `lastActivityAt` / `outputOffset` alone: sending an upsert for them would
+   * put an extra encrypt-and-send in front of every echoed keystroke. The periodic refresh
+   * (`withActivity`) carries that drift to the phone at most DIRECTORY_REFRESH_MS late.
+   */
+  #diffDirectory(withActivity = false) {
     if (this.#closed || !this.#helloed) return;
-    const next = new Map<string, string>();
+    const next = new Map<string, SentEntry>();
     for (const e of this.#entries()) {
-      const json = JSON.stringify(e);
-      next.set(e.id, json);
-      if (this.#sent.get(e.id) !== json) this.#send({ type: 'directory-upsert', entry: e });
+      const now = sentEntry(e);
+      const prev = this.#sent.get(e.id);
+      const changed =
+        prev === undefined || (withActivity ? prev.full !== now.full : prev.shape !== now.shape);
+      if (changed) this.#send({ type: 'directory-upsert', entry: e });
+      next.set(e.id, changed || prev === undefined ? now : prev);
     }
     for (const id of this.#sent.keys())
       if (!next.has(id)) this.#send({ type: 'directory-remove', session: id });
     this.#sent = next;
   }
+}
+
+interface SentEntry {
+  readonly full: string;
+  /** The entry without the fields that move on every byte of activity. */
+  readonly shape: string;
+}
+
+function sentEntry(e: SessionEntry): SentEntry {
+  return { full: JSON.stringify(e), shape: JSON.stringify({ ...e, lastActivityAt: 0, outputOffset: 0 }) };
 }
