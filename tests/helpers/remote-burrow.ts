@@ -21,6 +21,9 @@ const IDLE: PublicAttentionState = {
   todo: false,
   notification: null,
   awaited: false,
+  title: '',
+  command: null,
+  watchKey: null,
 };
 
 /** Records every verb the remote API routes to the engine, so tests can check the routing. */

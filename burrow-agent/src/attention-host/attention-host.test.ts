@@ -71,6 +71,21 @@ describe('AttentionHost settings and rules', () => {
 });
 
 describe('AttentionHost views and awaits', () => {
+  it("carries the program's window title (OSC 2, not OSC 1) into the public state and tells listeners", async () => {
+    const { host, registry } = start();
+    const changed: string[] = [];
+    host.onChange((id) => changed.push(id));
+    const s = registry.create({
+      cwd: '/',
+      command: ['/bin/sh', '-c', "printf '\\033]1;icon\\007\\033]2;deploy: step 3\\007'; sleep 5"],
+    });
+    const deadline = Date.now() + 5000;
+    while (host.publicState(s.id).title === '' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(host.publicState(s.id).title).toBe('deploy: step 3');
+    expect(changed).toContain(s.id);
+  });
+
   it('answers an unknown session as quiet', () => {
     const { host } = start();
     expect(host.publicState('abcdefgh')).toEqual(QUIET_PUBLIC_STATE);

@@ -65,6 +65,8 @@ export class AttentionHost implements AttentionPort {
   readonly #localViewers = new Map<string, string>();
   readonly #awaits = new PendingAwaits();
   readonly #listeners = new Set<(sessionId: string) => void>();
+  /** The latest window title per session (already sanitized and bounded by the parser). */
+  readonly #titles = new Map<string, string>();
   readonly #persistence: AttentionPersistence;
   /** Drawn once per daemon run; see publicEpisodeId. */
   readonly #bootTag: string;
@@ -109,7 +111,9 @@ export class AttentionHost implements AttentionPort {
 
   publicState(sessionId: string): PublicAttentionState {
     const view = this.#engine.view(sessionId);
-    return view === null ? QUIET_PUBLIC_STATE : toPublicState(view, this.#bootTag);
+    return view === null
+      ? QUIET_PUBLIC_STATE
+      : toPublicState(view, this.#bootTag, this.#titles.get(sessionId) ?? '');
   }
 
   onChange(listener: (sessionId: string) => void): () => void {
@@ -267,7 +271,14 @@ export class AttentionHost implements AttentionPort {
     if (this.#disposed || parser === undefined) return;
     // The parser's `output` events carry the printable byte count; a raw chunk count (engine.onOutput) would
     // make escape-only chunks — prompt marks, focus reports — look like program output, so it is not fed.
-    this.#apply(this.#engine.onTerminalEvents(sessionId, parser.feed(chunk)));
+    const events = parser.feed(chunk);
+    this.#apply(this.#engine.onTerminalEvents(sessionId, events));
+    // The engine ignores titles; the directory shows the window title (OSC 0 / 2), not the icon title.
+    for (const ev of events) {
+      if (ev.type !== 'title' || ev.which === 'icon' || this.#titles.get(sessionId) === ev.title) continue;
+      this.#titles.set(sessionId, ev.title);
+      this.#changed(sessionId);
+    }
   }
 
   #activity(a: SessionActivity): void {
@@ -309,6 +320,7 @@ export class AttentionHost implements AttentionPort {
         return;
       case 'remove':
         this.#parsers.delete(a.sessionId);
+        this.#titles.delete(a.sessionId);
         this.#apply(this.#engine.sessionRemoved(a.sessionId));
         this.#persistence.schedule(() => this.#snapshotForDisk());
         return;

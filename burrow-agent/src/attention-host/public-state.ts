@@ -4,8 +4,11 @@
  * to the protocol's limits, and episode ids made unique across daemon restarts.
  */
 import {
+  MAX_COMMAND_CHARS,
   MAX_NOTIFICATION_BODY_CHARS,
   MAX_NOTIFICATION_TITLE_CHARS,
+  MAX_TITLE_CHARS,
+  MAX_WATCH_KEY_CHARS,
   type Notification,
 } from '@burrow/protocol';
 import type { ActivityNotification, SessionAlertView } from '../attention/index.js';
@@ -20,6 +23,9 @@ export const QUIET_PUBLIC_STATE: PublicAttentionState = Object.freeze({
   todo: false,
   notification: null,
   awaited: false,
+  title: '',
+  command: null,
+  watchKey: null,
 });
 
 // C0, DEL, C1 and bidi / zero-width formatting: the protocol refuses display text carrying them.
@@ -47,7 +53,12 @@ export function publicEpisodeId(bootTag: string, episodeId: number): string {
   return `${bootTag}-${episodeId}`;
 }
 
-export function toPublicState(view: SessionAlertView, bootTag: string): PublicAttentionState {
+function boundedOrNull(text: string | null, max: number): string | null {
+  const out = bounded(text, max).trim();
+  return out === '' ? null : out;
+}
+
+export function toPublicState(view: SessionAlertView, bootTag: string, title = ''): PublicAttentionState {
   return {
     status: view.status,
     ringing: view.ringing,
@@ -56,5 +67,8 @@ export function toPublicState(view: SessionAlertView, bootTag: string): PublicAt
     todo: view.todo,
     notification: publicNotification(view.notification),
     awaited: view.awaited,
+    title: bounded(title, MAX_TITLE_CHARS),
+    command: boundedOrNull(view.command, MAX_COMMAND_CHARS),
+    watchKey: boundedOrNull(view.watchKey, MAX_WATCH_KEY_CHARS),
   };
 }

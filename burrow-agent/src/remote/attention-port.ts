@@ -12,6 +12,11 @@ export interface PublicAttentionState {
   readonly todo: boolean;
   readonly notification: Notification | null;
   readonly awaited: boolean;
+  /** The latest OSC 0 / 2 window title the program set ('' before any). */
+  readonly title: string;
+  /** The running command line (shell integration), and the WATCHING key derived from it. */
+  readonly command: string | null;
+  readonly watchKey: string | null;
 }
 
 export interface AttentionPort {

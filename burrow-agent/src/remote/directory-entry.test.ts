@@ -12,6 +12,9 @@ const idle = {
   todo: false,
   notification: null,
   awaited: false,
+  title: '',
+  command: null,
+  watchKey: null,
 } as const;
 
 const info = (over: Partial<SessionInfo>): SessionInfo => ({

@@ -14,10 +14,10 @@ export function directoryEntry(info: SessionInfo, attention: PublicAttentionStat
     // Names are sanitized by the registry, cwd comes from the file system: both are re-bounded here so one
     // odd path can never make the whole directory message fail protocol validation (DESIGN §2).
     name: sanitizeText(info.name, MAX_LABEL_CHARS) || info.id,
-    title: '',
+    title: attention.title,
     cwd: sanitizeText(info.cwd, MAX_CWD_CHARS),
-    command: null,
-    watchKey: null,
+    command: attention.command,
+    watchKey: attention.watchKey,
     cols: info.cols,
     rows: info.rows,
     exited,
@@ -25,6 +25,12 @@ export function directoryEntry(info: SessionInfo, attention: PublicAttentionStat
     createdAt: info.createdAt,
     lastActivityAt: Math.max(info.createdAt, info.lastOutputAt ?? info.createdAt),
     outputOffset: info.offset,
-    ...attention,
+    status: attention.status,
+    ringing: attention.ringing,
+    ringingSince: attention.ringingSince,
+    episodeId: attention.episodeId,
+    todo: attention.todo,
+    notification: attention.notification,
+    awaited: attention.awaited,
   };
 }
