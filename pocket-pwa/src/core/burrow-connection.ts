@@ -71,6 +71,11 @@ export interface TerminalHandle {
   resize(cols: number, rows: number): void;
   fit(cols: number, rows: number): void;
   detach(): void;
+  /** Older lines of this session before absolute line `beforeLine` (see `BurrowConnection.history`). */
+  history(
+    beforeLine: number,
+    maxLines: number,
+  ): Promise<{ firstLine: number; endLine: number; hasOlder: boolean; data: string }>;
 }
 
 export interface BurrowConnectionOptions {
@@ -185,6 +190,7 @@ export class BurrowConnection {
         term.rows = rows;
         this.#send({ type: 'fit', session, cols, rows });
       },
+      history: (beforeLine, maxLines) => this.history(session, beforeLine, maxLines),
       detach: () => {
         if (this.#terminals.get(session) !== term) return;
         this.#terminals.delete(session);

@@ -7,9 +7,17 @@ import '@xterm/xterm/css/xterm.css';
 import { MAX_HISTORY_LINES } from '@burrow/protocol';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PairedBurrow } from '../app/burrow-hub.js';
 import type { TerminalLink } from '../app/connection-port.js';
+import { HistoryRegion } from '../history/HistoryRegion.js';
+import {
+  type PagerState,
+  pageArrived,
+  pageFailed,
+  requestOlder,
+  resetPager,
+} from '../history/history-pager.js';
 import { CompositionInput } from './CompositionInput.js';
 import { bridgeTerminalStyles } from './csp-style-bridge.js';
 import { InputRouter } from './input-router.js';
@@ -42,8 +50,41 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
   const [modifiers, setModifiers] = useState(NO_MODIFIERS);
   const [painted, setPainted] = useState(false);
   const [selectText, setSelectText] = useState<string | null>(null);
+  const [pager, setPager] = useState<PagerState | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const pagerRef = useRef<PagerState | null>(null);
+  const historyOpenRef = useRef(false);
   const conn = burrow.connection;
   const entry = conn.sessions.get(sessionId);
+
+  const updatePager = useCallback((next: PagerState) => {
+    pagerRef.current = next;
+    setPager(next);
+  }, []);
+  const openHistory = useCallback((open: boolean) => {
+    historyOpenRef.current = open;
+    setHistoryOpen(open);
+  }, []);
+  /** Asks for the next older page when the pager allows (one in flight, bounds: history-pager.ts). */
+  const askOlder = useCallback(() => {
+    const current = pagerRef.current;
+    const link = linkRef.current;
+    if (current === null || link?.history === undefined) return;
+    const { state, request } = requestOlder(current);
+    if (state !== current) updatePager(state);
+    if (request === null) return;
+    link.history(request.beforeLine, request.maxLines).then(
+      (answer) => updatePager(pageArrived(pagerRef.current ?? state, request, answer)),
+      () => updatePager(pageFailed(pagerRef.current ?? state, request)),
+    );
+  }, [updatePager]);
+  /** xterm is at the top of its scrollback and the user scrolls further up: show the older lines. */
+  const reachedTop = useCallback(() => {
+    const p = pagerRef.current;
+    if (p === null || (p.chunks.length === 0 && p.status === 'start')) return;
+    if (!historyOpenRef.current) openHistory(true);
+    if (p.chunks.length === 0) askOlder();
+  }, [askOlder, openHistory]);
 
   useEffect(() => {
     const el = host.current;
@@ -70,6 +111,9 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       {
         onSnapshot: (s) => {
           term.reset();
+          // A new snapshot starts a new line numbering base: older pages are fetched afresh (R-ATTACH-5).
+          updatePager(resetPager(pagerRef.current, s.firstLine, s.hasOlder));
+          openHistory(false);
           if (s.cols !== term.cols || s.rows !== term.rows) term.resize(s.cols, s.rows);
           term.write(s.data, () => setPainted(true));
         },
@@ -88,11 +132,33 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
     routerRef.current = router;
     const offMods = router.onModifiers(setModifiers);
     const onData = term.onData((d) => router.terminalData(d));
+    const atTop = () => term.buffer.active.viewportY === 0;
+    const onScroll = term.onScroll((y) => {
+      if (y === 0) reachedTop();
+      else if (historyOpenRef.current) openHistory(false);
+    });
+    // At the top xterm does not scroll, so no onScroll: an upward wheel or swipe there opens the history.
+    const onWheel = (e: WheelEvent) => {
+      if (e.deltaY < 0 && atTop()) reachedTop();
+    };
+    let touchY: number | null = null;
+    const onTouchStart = (e: TouchEvent) => {
+      touchY = e.touches[0]?.clientY ?? null;
+    };
+    const onTouchMove = (e: TouchEvent) => {
+      const y = e.touches[0]?.clientY;
+      if (touchY !== null && y !== undefined && y > touchY && atTop()) reachedTop();
+    };
+    el.addEventListener('wheel', onWheel, { passive: true });
+    el.addEventListener('touchstart', onTouchStart, { passive: true });
+    el.addEventListener('touchmove', onTouchMove, { passive: true });
 
     let settle: ReturnType<typeof setTimeout> | undefined;
     const observer = new ResizeObserver(() => {
       clearTimeout(settle);
       settle = setTimeout(() => {
+        // The history region takes room from the host while open: the PTY keeps its size (the host clips).
+        if (historyOpenRef.current) return;
         const before = `${term.cols}x${term.rows}`;
         fit.fit();
         if (`${term.cols}x${term.rows}` !== before) link.resize(term.cols, term.rows);
@@ -104,6 +170,10 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       clearTimeout(settle);
       observer.disconnect();
       onData.dispose();
+      onScroll.dispose();
+      el.removeEventListener('wheel', onWheel);
+      el.removeEventListener('touchstart', onTouchStart);
+      el.removeEventListener('touchmove', onTouchMove);
       offMods();
       link.detach();
       term.dispose();
@@ -111,7 +181,7 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       termRef.current = null;
       linkRef.current = null;
     };
-  }, [conn, sessionId]);
+  }, [conn, sessionId, reachedTop, openHistory, updatePager]);
 
   const fitToScreen = () => {
     const term = termRef.current;
@@ -159,6 +229,9 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
         <p className="term-status" role="status">
           {entry?.exited ? 'this session has exited' : conn.statusText}
         </p>
+      )}
+      {historyOpen && pager !== null && (
+        <HistoryRegion pager={pager} onNearTop={askOlder} onClose={() => openHistory(false)} />
       )}
       <div className="term-host" ref={host} data-painted={painted ? 'yes' : 'no'} />
       {selectText !== null && (
