@@ -3,9 +3,11 @@
  * bash sessions, and the daemon's own RemoteService (relay link, endpoint, pairing, devices). The daemon
  * process itself is wired by the lead; this runs the same objects it will.
  */
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { QUIET_PUBLIC_STATE } from '../../burrow-agent/src/attention-host/public-state.js';
 import type { AttentionPort, PublicAttentionState } from '../../burrow-agent/src/remote/attention-port.js';
 import type { PairApprover } from '../../burrow-agent/src/remote/remote-endpoint.js';
 import { RemoteService } from '../../burrow-agent/src/remote/remote-service.js';
@@ -13,18 +15,7 @@ import { enrollCommand } from '../../burrow-agent/src/remote-cli/enroll-command.
 import { SessionRegistry } from '../../burrow-agent/src/session/session-registry.js';
 import { openStateStore } from '../../burrow-agent/src/state/burrow-state.js';
 
-const IDLE: PublicAttentionState = {
-  status: 'NOTHING_TO_SHOW',
-  ringing: false,
-  ringingSince: null,
-  episodeId: null,
-  todo: false,
-  notification: null,
-  awaited: false,
-  title: '',
-  command: null,
-  watchKey: null,
-};
+const IDLE: PublicAttentionState = QUIET_PUBLIC_STATE;
 
 /** Records every verb the remote API routes to the engine, so tests can check the routing. */
 export class RecordingAttention implements AttentionPort {

@@ -7,6 +7,7 @@ import {
 } from '@burrow/protocol';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { QUIET_PUBLIC_STATE } from '../attention-host/public-state.js';
 import { SessionRegistry } from '../session/session-registry.js';
 import { ApiConnection } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
@@ -14,18 +15,7 @@ import type { RemoteSettingsPort } from './remote-settings-port.js';
 
 const calls: string[] = [];
 const attention: AttentionPort = {
-  publicState: () => ({
-    status: 'NOTHING_TO_SHOW',
-    ringing: false,
-    ringingSince: null,
-    episodeId: null,
-    todo: false,
-    notification: null,
-    awaited: false,
-    title: '',
-    command: null,
-    watchKey: null,
-  }),
+  publicState: () => QUIET_PUBLIC_STATE,
   acknowledge: (s, _v, w) => calls.push(`ack ${s} ${w}`),
   todo: (s, a) => calls.push(`todo ${s} ${a}`),
   dismiss: (s) => calls.push(`dismiss ${s}`),

@@ -1,21 +1,11 @@
 import { encodeBurrowMessage } from '@burrow/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { QUIET_PUBLIC_STATE } from '../attention-host/public-state.js';
 import type { SessionInfo } from '../session/session.js';
 import { directoryEntry } from './directory-entry.js';
 
-const idle = {
-  status: 'NOTHING_TO_SHOW',
-  ringing: false,
-  ringingSince: null,
-  episodeId: null,
-  todo: false,
-  notification: null,
-  awaited: false,
-  title: '',
-  command: null,
-  watchKey: null,
-} as const;
+const idle = QUIET_PUBLIC_STATE;
 
 const info = (over: Partial<SessionInfo>): SessionInfo => ({
   id: 'abcdefgh',
