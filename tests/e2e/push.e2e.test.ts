@@ -203,11 +203,31 @@ describe('Pocket push in a phone browser', () => {
       g.addEventListener('push', (e) => g.__seenBytes!.push(e.data?.arrayBuffer().byteLength ?? -1));
     });
     const data = String.fromCharCode(...envelope);
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: new URL(scope).origin,
-      registrationId,
-      data,
-    });
+    const deliver = (id: string) =>
+      cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: new URL(scope).origin,
+        registrationId: id,
+        data,
+      });
+    // Chromium sometimes drops a CDP delivery outright: the worker gets no push event and nothing is shown
+    // (seen in about half of the runs here, cause not found; a constructed PushEvent below never misses). That
+    // is the test's transport, not Pocket, so deliver again — to every registration Chromium reported — only
+    // while the worker provably saw nothing; a push that arrived but showed nothing still fails below.
+    const arrived = async () => {
+      const seenSoFar = await sw.evaluate(() => (globalThis as unknown as WorkerScope).__seenBytes ?? []);
+      return seenSoFar.length > 0 || (await notifications()).some((n) => n.tag === 'burrow-generic');
+    };
+    await deliver(registrationId);
+    for (let round = 1; round <= 3 && !(await arrived()); round++) {
+      try {
+        await until(arrived, 'the CDP push to reach the worker', 5_000);
+      } catch {
+        console.warn(
+          `CDP push not delivered (round ${round}); registrations: ${[...registrations.values()]}`,
+        );
+        for (const id of new Set([registrationId, ...registrations.values()])) await deliver(id);
+      }
+    }
     const [generic] = await waitForNotification('burrow-generic');
     expect(generic).toEqual({
       title: 'Burrow needs you',
