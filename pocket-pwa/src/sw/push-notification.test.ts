@@ -168,6 +168,21 @@ describe('showPushNotification: exactly one notification for any push data', () 
     return spec;
   };
 
+  it('a stalled pairing store (hung IndexedDB) still shows one generic notification by the deadline', async () => {
+    const shown: string[] = [];
+    const stalled = { ...deps, listPairings: () => new Promise<never>(() => {}) };
+    const spec = await showPushNotification(
+      seal(side, 1),
+      stalled,
+      async (title) => {
+        shown.push(title);
+      },
+      50,
+    );
+    expectGeneric(spec);
+    expect(shown).toEqual([spec.title]);
+  });
+
   it('random bytes: one generic notification, never a throw', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 4200 }), async (bytes) => {

@@ -84,12 +84,24 @@ export async function notificationForPush(
  * (e.g. the browser rejects its options), the generic one is shown instead; only a failure to show even that
  * rejects. Resolves with what was shown.
  */
+/**
+ * How long opening an envelope may take before the generic notification is shown instead. Opening reads
+ * IndexedDB, which can stall (a page holding an old database version open blocks the upgrade); a push that
+ * shows nothing is penalised by the browser, so a stall must never mean silence.
+ */
+export const PUSH_OPEN_DEADLINE_MS = 4_000;
+
 export async function showPushNotification(
   data: Uint8Array | null,
   deps: PushOpenDeps,
   show: (title: string, options: NotificationSpec['options']) => Promise<void>,
+  deadlineMs = PUSH_OPEN_DEADLINE_MS,
 ): Promise<NotificationSpec> {
-  const spec = await notificationForPush(data, deps);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<NotificationSpec>((resolve) => {
+    timer = setTimeout(() => resolve(genericNotification('opening the envelope took too long')), deadlineMs);
+  });
+  const spec = await Promise.race([notificationForPush(data, deps), late]).finally(() => clearTimeout(timer));
   try {
     await show(spec.title, spec.options);
     return spec;
