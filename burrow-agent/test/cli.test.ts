@@ -39,11 +39,13 @@ describe('burrow CLI', () => {
     expect(id).toMatch(/^[a-z2-9]{8}$/);
     const ls = await cli(env, 'ls', '--json');
     expect(ls.code).toBe(0);
-    expect(JSON.parse(ls.stdout)).toMatchObject([{ id, name: 'build', cwd: '/tmp', status: 'running' }]);
+    expect(JSON.parse(ls.stdout)).toMatchObject([
+      { id, name: 'build', cwd: '/tmp', state: 'running', argv: ['/bin/bash', '-c', 'echo hi; sleep 60'] },
+    ]);
     expect((await cli(env, 'rename', id, 'tests')).code).toBe(0);
     expect(JSON.parse((await cli(env, 'ls', '--json')).stdout)[0].name).toBe('tests');
     const table = await cli(env, 'ls');
-    expect(table.stdout).toMatch(/ID\s+NAME\s+STATUS/);
+    expect(table.stdout).toMatch(/ID\s+NAME\s+STATE\s+STATUS\s+VIEWERS\s+COMMAND/);
     expect((await cli(env, 'kill', 'tests')).code).toBe(0);
     expect(JSON.parse((await cli(env, 'ls', '--json')).stdout)).toEqual([]);
   }, 60_000);
@@ -52,7 +54,7 @@ describe('burrow CLI', () => {
     const id = (await cli(env, 'new', '--', '/bin/sh', '-c', 'exit 9')).stdout.trim();
     await new Promise((r) => setTimeout(r, 500));
     expect(JSON.parse((await cli(env, 'ls', '--json')).stdout)).toContainEqual(
-      expect.objectContaining({ id, status: 'exited', exitCode: 9 }),
+      expect.objectContaining({ id, state: 'exited', exited: true, exitCode: 9 }),
     );
     await cli(env, 'kill', id);
   }, 60_000);

@@ -69,7 +69,7 @@ describe('attention verbs through a real daemon', () => {
     expect(await row()).toMatchObject({
       id,
       name: 'worker',
-      status: 'running',
+      state: 'running',
       exited: false,
       exitCode: null,
       ringing: false,
@@ -79,7 +79,7 @@ describe('attention verbs through a real daemon', () => {
       notification: null,
     });
     expect(Object.keys((await row()) ?? {})).toEqual(
-      expect.arrayContaining(['alertStatus', 'episodeId', 'watchKey', 'command']),
+      expect.arrayContaining(['status', 'episodeId', 'watchKey', 'command', 'argv']),
     );
     expect(JSON.parse((await cli(env, 'todo', id, 'on', '--json')).stdout)).toEqual({
       session: id,

@@ -235,7 +235,7 @@ describe('a real daemon, remote side', () => {
       const ls = JSON.parse((await cli(env, 'ls', '--json')).stdout) as Record<string, unknown>[];
       expect(ls.find((x) => x.id === session.id)).toMatchObject({
         name: 'it-shell',
-        status: 'running',
+        state: 'running',
         exited: false,
         ringing: false,
         todo: false,

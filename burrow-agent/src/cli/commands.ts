@@ -62,16 +62,27 @@ async function call(inv: Invocation, fn: (c: Awaited<ReturnType<typeof connectDa
   }
 }
 
-function sessionTable(sessions: readonly SessionInfo[]): string {
+/** A `list` row: SessionInfo with `status`/`command` taken over by the alert view (daemon/daemon-verbs.ts). */
+type ListedSession = Omit<SessionInfo, 'status' | 'command'> & {
+  readonly state: SessionInfo['status'];
+  readonly argv: SessionInfo['command'];
+  readonly status: string | null;
+  readonly command: string | null;
+  readonly ringing?: boolean;
+  readonly todo?: boolean;
+};
+
+function sessionTable(sessions: readonly ListedSession[]): string {
   if (sessions.length === 0) return 'no sessions; start one with `burrow new`';
   const rows = sessions.map((s) => [
     s.id,
     s.name,
-    s.status === 'running' ? 'running' : s.exitCode !== null ? `exited ${s.exitCode}` : `killed ${s.signal}`,
+    s.state === 'running' ? 'running' : s.exitCode !== null ? `exited ${s.exitCode}` : `killed ${s.signal}`,
+    s.status ?? '-',
     String(s.viewers),
-    s.command.join(' '),
+    s.argv.join(' '),
   ]);
-  const all = [['ID', 'NAME', 'STATUS', 'VIEWERS', 'COMMAND'], ...rows];
+  const all = [['ID', 'NAME', 'STATE', 'STATUS', 'VIEWERS', 'COMMAND'], ...rows];
   const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
   return all
     .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  '))
@@ -157,7 +168,7 @@ export const COMMANDS: readonly Command[] = [
     options: { ...json },
     positionals: [0, 0],
     async run(inv) {
-      const r = (await call(inv, (c) => c.request('list', {}))) as { sessions: SessionInfo[] };
+      const r = (await call(inv, (c) => c.request('list', {}))) as { sessions: ListedSession[] };
       out(inv, inv.values.json ? JSON.stringify(r.sessions) : sessionTable(r.sessions));
       return ExitCode.Ok;
     },

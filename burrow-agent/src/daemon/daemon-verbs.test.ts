@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AlertVerb } from '../attention/alert-manager.js';
 import { DEFAULT_ALERT_SETTINGS } from '../attention/settings.js';
 import type { RemoteService } from '../remote/remote-service.js';
+import type { SessionInfo } from '../session/session.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { pushReasonOf } from './daemon.js';
 import { type AttentionVerbsHost, daemonVerbs, describeSession } from './daemon-verbs.js';
@@ -75,8 +76,29 @@ describe('daemonVerbs', () => {
 });
 
 describe('describeSession and pushReasonOf', () => {
-  it('adds nothing without a view', () => {
-    expect(describeSession(null)).toEqual({});
+  const info: SessionInfo = {
+    id: 's1',
+    name: 'build',
+    command: ['/bin/sh', '-c', 'make'],
+    cwd: '/',
+    pid: 1,
+    createdAt: 0,
+    status: 'exited',
+    exitCode: 2,
+    signal: null,
+    cols: 80,
+    rows: 24,
+    viewers: 0,
+    offset: 0,
+    lastOutputAt: null,
+  };
+  it('without a view, moves the process state to state and argv to argv, and has no alert status', () => {
+    expect(describeSession(info, null)).toEqual({
+      state: 'exited',
+      argv: ['/bin/sh', '-c', 'make'],
+      status: null,
+      command: '/bin/sh -c make',
+    });
   });
   it('picks the fixed push body by what rang', () => {
     expect(pushReasonOf({ exited: true, notification: null, watchKey: 'claude' })).toBe('exit');

@@ -12,6 +12,7 @@ import type { DeviceRowResult, Params } from '../control/control-messages.js';
 import type { DaemonVerbs } from '../control/daemon-verbs.js';
 import type { PushSendReport } from '../push/push-sender.js';
 import type { RemoteService } from '../remote/remote-service.js';
+import type { SessionInfo } from '../session/session.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 
 /** What `burrow push test` prints with --json. */
@@ -67,12 +68,21 @@ function settingsPatch(current: AlertSettings, key: string, value: boolean | num
 
 const TODO_VERBS = { on: 'todo-on', off: 'todo-off', toggle: 'todo-toggle' } as const;
 
-/** The attention fields `burrow ls --json` adds to each session. */
-export function describeSession(view: SessionAlertView | null): Record<string, unknown> {
-  if (view === null) return {};
-  // `status` stays the process state ('running' | 'exited'); the engine's status is `alertStatus`.
+/**
+ * The fields `burrow ls --json` puts over each session's SessionInfo (issue 6): `status` is the alert spec's
+ * PUBLIC STATUS and `command` the running command line, both from the engine; the process state moves to
+ * `state` and the spawned argv to `argv`. The control server spreads this over the SessionInfo, so these
+ * names win.
+ */
+export function describeSession(
+  session: SessionInfo,
+  view: SessionAlertView | null,
+): Record<string, unknown> {
+  const renamed = { state: session.status, argv: session.command };
+  if (view === null) return { ...renamed, status: null, command: session.command.join(' ') };
   return {
-    alertStatus: view.status,
+    ...renamed,
+    status: view.status,
     exited: view.exited,
     ringing: view.ringing,
     ringingSince: view.ringingSince,
@@ -81,7 +91,7 @@ export function describeSession(view: SessionAlertView | null): Record<string, u
     notification: view.notification,
     awaited: view.awaited,
     watchKey: view.watchKey,
-    commandName: view.command,
+    command: view.command,
   };
 }
 
@@ -94,7 +104,7 @@ export function daemonVerbs(
   /** Which `burrow pair` holds the open offer (each new one replaces the last). */
   let pairingGeneration = 0;
   return {
-    describe: (s) => describeSession(attention.view(s.id)),
+    describe: (s) => describeSession(s, attention.view(s.id)),
     realmGone: (realmId) => attention.realmGone(realmId),
     async handle(method, params, ctx) {
       switch (method) {
