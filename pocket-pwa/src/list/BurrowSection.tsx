@@ -6,6 +6,7 @@ import { PushControls } from '../push/PushControls.js';
 import type { PushBoard } from '../push/push-board.js';
 import { connectionLine } from './connection-text.js';
 import { NewSessionForm } from './NewSessionForm.js';
+import { RenameForm } from './RenameForm.js';
 import { SessionRow } from './SessionRow.js';
 import { restartArgv } from './session-text.js';
 
@@ -33,7 +34,6 @@ export function BurrowSection(props: BurrowSectionProps) {
   const { burrow, nowMs, online, screenSize, onOpen, onRename, onRemove, onError, push } = props;
   const conn = burrow.connection;
   const [mode, setMode] = useState<Mode>('idle');
-  const [draft, setDraft] = useState(burrow.name);
   // "reconnecting in 4 s" counts down: tick each second while waiting to retry.
   const [tick, setTick] = useState(nowMs);
   const waiting = conn.status.kind === 'reconnecting';
@@ -82,7 +82,6 @@ export function BurrowSection(props: BurrowSectionProps) {
           <button
             type="button"
             onClick={() => {
-              setDraft(burrow.name);
               setMode('rename');
             }}
           >
@@ -94,26 +93,12 @@ export function BurrowSection(props: BurrowSectionProps) {
         </div>
       )}
       {mode === 'rename' && (
-        <form
-          className="inline-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            onRename(burrow, draft);
-            setMode('idle');
-          }}
-        >
-          <input
-            aria-label="Name on this phone"
-            value={draft}
-            maxLength={64}
-            dir="auto"
-            onChange={(e) => setDraft(e.target.value)}
-          />
-          <button type="submit">Save</button>
-          <button type="button" onClick={() => setMode('idle')}>
-            Cancel
-          </button>
-        </form>
+        <RenameForm
+          label="Name on this phone"
+          initial={burrow.name}
+          onSave={(draft) => onRename(burrow, draft)}
+          onDone={() => setMode('idle')}
+        />
       )}
       {mode === 'confirm-remove' && (
         <div className="confirm" role="alertdialog" aria-label={`Remove ${burrow.name}?`}>

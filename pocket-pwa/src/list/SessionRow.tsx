@@ -1,5 +1,6 @@
 import type { SessionEntry } from '@burrow/protocol';
 import { useState } from 'react';
+import { RenameForm } from './RenameForm.js';
 import { agoText, exitText, previewText, rowLabel } from './session-text.js';
 
 export interface SessionRowProps {
@@ -18,7 +19,6 @@ type Mode = 'idle' | 'menu' | 'rename' | 'confirm-kill';
 /** One session in the list: ring and TODO as words and shapes (never colour alone), plain-text preview. */
 export function SessionRow({ entry, nowMs, onOpen, onRename, onKill, onRestart, onTodo }: SessionRowProps) {
   const [mode, setMode] = useState<Mode>('idle');
-  const [draft, setDraft] = useState(entry.name);
   const preview = previewText(entry);
   const exit = exitText(entry);
   const detail = entry.command ?? (entry.title !== '' ? entry.title : null);
@@ -81,7 +81,6 @@ export function SessionRow({ entry, nowMs, onOpen, onRename, onKill, onRestart, 
             <button
               type="button"
               onClick={() => {
-                setDraft(entry.name);
                 setMode('rename');
               }}
             >
@@ -108,26 +107,14 @@ export function SessionRow({ entry, nowMs, onOpen, onRename, onKill, onRestart, 
           </>
         )}
         {mode === 'rename' && (
-          <form
-            className="inline-form"
-            onSubmit={(e) => {
-              e.preventDefault();
+          <RenameForm
+            label={`New name for ${entry.name}`}
+            initial={entry.name}
+            onSave={(draft) => {
               if (draft.trim() !== '') onRename(entry, draft.trim());
-              setMode('idle');
             }}
-          >
-            <input
-              aria-label={`New name for ${entry.name}`}
-              value={draft}
-              maxLength={64}
-              dir="auto"
-              onChange={(e) => setDraft(e.target.value)}
-            />
-            <button type="submit">Save</button>
-            <button type="button" onClick={() => setMode('idle')}>
-              Cancel
-            </button>
-          </form>
+            onDone={() => setMode('idle')}
+          />
         )}
         {mode === 'confirm-kill' && (
           <div className="confirm" role="alertdialog" aria-label={`Kill ${entry.name}?`}>
