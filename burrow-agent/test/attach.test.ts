@@ -60,7 +60,7 @@ describe('burrow attach in a real terminal', () => {
     expect(out).toContain('\x1b[?25h');
     // Detaching left the session running.
     expect(JSON.parse((await cli(env, 'ls', '--json')).stdout)).toMatchObject([
-      { id, status: 'running', viewers: 0 },
+      { id, state: 'running', viewers: 0 },
     ]);
   }, 90_000);
 
