@@ -43,6 +43,14 @@ export interface PairedPhone {
   readonly storage: MemoryPairingStorage;
 }
 
+/** How to start a daemon; every field optional. */
+export interface BurrowDaemonOptions {
+  /** Reuse this state directory (a restart after a crash); a new temp directory when absent. */
+  readonly stateDir?: string;
+  /** Extra environment for the daemon and every CLI call (e.g. SHELL, BURROW_* switches). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 export class BurrowDaemon {
   #log = '';
 
@@ -56,17 +64,18 @@ export class BurrowDaemon {
   }
 
   /** Builds the agent (tsc -b, which also builds protocol and crypto) and starts `burrow daemon`. */
-  static async start(): Promise<BurrowDaemon> {
+  static async start(options: BurrowDaemonOptions = {}): Promise<BurrowDaemon> {
     const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const built = spawnSync(process.execPath, [tsc, '-b', join(AGENT, 'tsconfig.json')], {
       encoding: 'utf8',
     });
     if (!existsSync(join(AGENT, 'dist', 'cli', 'main.js'))) throw new Error(`build failed: ${built.stdout}`);
-    const stateDir = join(mkdtempSync(join(tmpdir(), 'burrow-daemon-it-')), 'state');
+    const stateDir = options.stateDir ?? join(mkdtempSync(join(tmpdir(), 'burrow-daemon-it-')), 'state');
     const env = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       SHELL: '/bin/bash',
+      ...options.env,
       BURROW_STATE_DIR: stateDir,
     };
     const child = spawn(process.execPath, [BIN, 'daemon'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -74,6 +83,14 @@ export class BurrowDaemon {
     await until(() => daemon.log.includes('listening on') || child.exitCode !== null, 'the daemon');
     if (child.exitCode !== null) throw new Error(`daemon exited: ${daemon.log}`);
     return daemon;
+  }
+
+  get stateDir(): string {
+    return this.env.BURROW_STATE_DIR!;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
   }
 
   get log(): string {
@@ -131,6 +148,19 @@ export class BurrowDaemon {
     } finally {
       if (pair.exitCode === null) pair.kill('SIGTERM');
     }
+  }
+
+  /** Sends `signal` (SIGKILL, SIGSTOP, SIGCONT, …) to the daemon process. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  /** SIGKILL and wait until the process is gone (a crash; nothing is flushed). */
+  async crash(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => this.child.once('exit', () => r()));
+    this.child.kill('SIGKILL');
+    await exited;
   }
 
   /** SIGTERM and wait for the exit; the exit code. */
