@@ -165,7 +165,7 @@ export class BurrowDaemon {
 
   /** SIGTERM and wait for the exit; the exit code. */
   async stop(): Promise<number | null> {
-    if (this.child.exitCode !== null) return this.child.exitCode;
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
     const exited = new Promise<number | null>((r) => this.child.once('exit', (c) => r(c)));
     this.child.kill('SIGTERM');
     return exited;
