@@ -23,10 +23,45 @@ import { decodeUtf8 } from './text-decoding.js';
 
 interface Pending {
   readonly startedAt: number;
-  title: Uint8Array[];
-  body: Uint8Array[];
+  readonly title: ChunkBuffer;
+  readonly body: ChunkBuffer;
   bytes: number;
 }
+
+/**
+ * One notification part's bytes, appended in place. Why not an array of chunk copies: a hostile program can
+ * send a notification one byte per OSC, and each copy costs a typed-array object (~150 bytes of heap) for one
+ * byte of payload; 16 ids × 4096 one-byte chunks held ~13 MB per parser while `retainedBytes()` said 64 KiB
+ * (found by tests/fuzz, issue 8). Growth doubles, so memory stays under twice the payload kept.
+ */
+class ChunkBuffer {
+  #bytes: Uint8Array = EMPTY;
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  append(data: Uint8Array): void {
+    const needed = this.#length + data.length;
+    if (needed > this.#bytes.length) {
+      const grown = new Uint8Array(
+        Math.min(Math.max(needed, this.#bytes.length * 2), KITTY_MAX_BYTES_PER_ID),
+      );
+      grown.set(this.#bytes.subarray(0, this.#length));
+      this.#bytes = grown;
+    }
+    this.#bytes.set(data, this.#length);
+    this.#length = needed;
+  }
+
+  /** A view of the bytes kept (valid until the next append). */
+  view(): Uint8Array {
+    return this.#bytes.subarray(0, this.#length);
+  }
+}
+
+const EMPTY = new Uint8Array(0);
 
 enum PayloadKind {
   Title = 0,
@@ -124,7 +159,7 @@ export class KittyNotifications {
         const oldest = this.#open.keys().next().value as string;
         this.#open.delete(oldest);
       }
-      pending = { startedAt: this.#now(), title: [], body: [], bytes: 0 };
+      pending = { startedAt: this.#now(), title: new ChunkBuffer(), body: new ChunkBuffer(), bytes: 0 };
       this.#open.set(meta.id, pending);
     }
     if (meta.kind !== PayloadKind.NoText) {
@@ -133,31 +168,16 @@ export class KittyNotifications {
       const room = KITTY_MAX_BYTES_PER_ID - pending.bytes;
       if (data.length > room) data = data.subarray(0, room);
       if (data.length > 0) {
-        // Copy into an exact-size array: `payload` views the parser's OSC buffer or the caller's chunk, and a
-        // decoded Buffer may view Node's shared pool slab (Buffer#slice would not copy).
-        const copy = new Uint8Array(data.length);
-        copy.set(data);
-        (meta.kind === PayloadKind.Title ? pending.title : pending.body).push(copy);
+        // Copied: `payload` views the parser's OSC buffer or the caller's chunk, and a decoded Buffer may view
+        // Node's shared pool slab.
+        (meta.kind === PayloadKind.Title ? pending.title : pending.body).append(data);
         pending.bytes += data.length;
       }
     }
     if (!meta.done) return;
     this.#open.delete(meta.id);
-    const title = sanitizeText(decodeUtf8(concat(pending.title)), NOTIFY_TITLE_MAX_CODE_POINTS);
-    const body = sanitizeText(decodeUtf8(concat(pending.body)), NOTIFY_BODY_MAX_CODE_POINTS);
+    const title = sanitizeText(decodeUtf8(pending.title.view()), NOTIFY_TITLE_MAX_CODE_POINTS);
+    const body = sanitizeText(decodeUtf8(pending.body.view()), NOTIFY_BODY_MAX_CODE_POINTS);
     if (title !== '' || body !== '') events.push({ type: 'notify', source: 'osc99', title, body });
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
