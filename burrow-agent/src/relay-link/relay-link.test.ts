@@ -1,10 +1,17 @@
 import type { AddressInfo } from 'node:net';
-import { CloseCode, encodeClientOpenFrame, KEEPALIVE_PING, type RelayToAgentFrame } from '@burrow/protocol';
+import {
+  CloseCode,
+  encodeClientOpenFrame,
+  KEEPALIVE_INTERVAL_MS,
+  KEEPALIVE_PING,
+  KEEPALIVE_PONG,
+  type RelayToAgentFrame,
+} from '@burrow/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { backoffDelayMs, RELAY_LINK_BACKOFF } from './backoff.js';
 import { describeLinkStatus, type LinkStatus } from './link-status.js';
-import { agentSocketUrl, RelayLink } from './relay-link.js';
+import { agentSocketUrl, RELAY_LINK_KEEPALIVE, RelayLink } from './relay-link.js';
 
 const ID = 'AAECAwQFBgcICQoLDA0ODw';
 const TOKEN = 'x'.repeat(43);
@@ -128,7 +135,43 @@ describe('RelayLink', () => {
     link.start();
     await until(() => reasons.length > 0 && connections >= 2);
     expect(pings[0]).toBe(KEEPALIVE_PING);
+    // Pings repeat while the socket stays silent (50 ms apart, dead at 200 ms): one lost ping is not death.
+    expect(pings.length).toBeGreaterThanOrEqual(2);
     expect(reasons[0]).toBe('the relay stopped answering');
+  });
+
+  it('stays up past the dead deadline while the relay answers pings', async () => {
+    let connections = 0;
+    const url = await server((ws) => {
+      connections++;
+      ws.on('message', (d, binary) => {
+        if (!binary && String(d) === KEEPALIVE_PING) ws.send(KEEPALIVE_PONG);
+      });
+    });
+    const downs: string[] = [];
+    const link = new RelayLink({
+      relayUrl: url,
+      burrowId: ID,
+      burrowToken: TOKEN,
+      onFrame: () => {},
+      onStatus: (s) => {
+        if (s.kind === 'reconnecting') downs.push(s.reason);
+      },
+      backoff: quickBackoff,
+      keepalive: fast,
+    });
+    cleanup.push(() => link.stop());
+    link.start();
+    await until(() => link.status.kind === 'connected');
+    await new Promise((r) => setTimeout(r, 3 * fast.deadAfterMs));
+    expect(downs).toEqual([]);
+    expect(connections).toBe(1);
+    expect(link.status.kind).toBe('connected');
+  });
+
+  it('the shipped policy pings within RL-KEEP-1 and calls a link dead only after two missed pings', () => {
+    expect(RELAY_LINK_KEEPALIVE.pingIntervalMs).toBeLessThanOrEqual(KEEPALIVE_INTERVAL_MS);
+    expect(RELAY_LINK_KEEPALIVE.deadAfterMs).toBeGreaterThan(2 * RELAY_LINK_KEEPALIVE.pingIntervalMs);
   });
 
   it('explains a refused token in words', async () => {

@@ -6,10 +6,10 @@ import {
   encodeClientMessage,
 } from '@burrow/protocol';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QUIET_PUBLIC_STATE } from '../attention-host/public-state.js';
 import { SessionRegistry } from '../session/session-registry.js';
-import { ApiConnection } from './api-connection.js';
+import { ApiConnection, PHONE_SILENCE_CLOSE_MS } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import type { RemoteSettingsPort } from './remote-settings-port.js';
 
@@ -55,7 +55,7 @@ const settingsPort: RemoteSettingsPort = {
   },
 };
 
-function connection(withSettings = false) {
+function connection(withSettings = false, silenceCloseMs?: number) {
   const registry = new SessionRegistry({
     now: Date.now,
     env: process.env,
@@ -83,6 +83,7 @@ function connection(withSettings = false) {
     },
     deliveryId: DELIVERY,
     ...(withSettings ? { settings: settingsPort } : {}),
+    ...(silenceCloseMs !== undefined ? { silenceCloseMs } : {}),
   });
   return { api, sent, closes, registry };
 }
@@ -124,6 +125,46 @@ describe('ApiConnection settings screen (R-B-PUSH, R-SET)', () => {
     c.api.receive(frame({ type: 'settings-get', rid: 9 }));
     expect(c.sent.at(-1)).toMatchObject({ type: 'error', rid: 9, code: ErrorCode.UNKNOWN_MESSAGE });
     c.api.dispose();
+  });
+});
+
+describe('ApiConnection liveness (issue 8: a phone cut off without a close)', () => {
+  it('closes a phone that sent nothing for silenceCloseMs; every frame restarts the count', () => {
+    vi.useFakeTimers();
+    try {
+      const c = connection(false, 1_000);
+      c.api.receive(hello);
+      vi.advanceTimersByTime(900);
+      c.api.receive(frame({ type: 'ping', rid: 1 }));
+      expect(c.sent.at(-1)).toEqual({ type: 'pong', rid: 1 });
+      vi.advanceTimersByTime(900);
+      expect(c.closes).toEqual([]);
+      vi.advanceTimersByTime(100);
+      expect(c.closes).toEqual([CloseCode.GOING_AWAY]);
+      expect(calls).toContain('gone');
+      // Disposed: nothing later is answered, and the timer does not fire twice.
+      c.api.receive(frame({ type: 'ping', rid: 2 }));
+      vi.advanceTimersByTime(5_000);
+      expect(c.sent.at(-1)).toEqual({ type: 'pong', rid: 1 });
+      expect(c.closes).toEqual([CloseCode.GOING_AWAY]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not fire after dispose, refuses a bad bound, and defaults to four missed 5 s pings', () => {
+    vi.useFakeTimers();
+    try {
+      const c = connection(false, 1_000);
+      c.api.dispose();
+      vi.advanceTimersByTime(2_000);
+      expect(c.closes).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(() => connection(false, 0)).toThrow(RangeError);
+    expect(() => connection(false, 1.5)).toThrow(RangeError);
+    expect(PHONE_SILENCE_CLOSE_MS).toBe(20_000);
   });
 });
 

@@ -33,6 +33,13 @@ export const DRAIN_POLL_MS = 5;
 export const DRAINED_BELOW_BYTES = 256 * 1024;
 /** How often the directory is re-checked for changes no event announces (output activity, exit codes). */
 export const DIRECTORY_REFRESH_MS = 2_000;
+/**
+ * A phone connection that sent nothing for this long is closed (issue 8 "network cut without a close"): the
+ * phone pings end to end every POCKET_KEEPALIVE.pingIntervalMs (5 s, protocol/SPEC.md `ping`), so this is four
+ * missed pings. Without it a phone whose network vanished without a FIN would stay attached (its viewer
+ * counted, output queued for it) until the relay's TCP gave up, which may be never.
+ */
+export const PHONE_SILENCE_CLOSE_MS = 20_000;
 
 export interface ApiConnectionOptions {
   readonly viewerId: string;
@@ -51,6 +58,8 @@ export interface ApiConnectionOptions {
   readonly deliveryId: string;
   /** push-*, settings-*, watch-rules-*; absent: answered unknown_message. */
   readonly settings?: RemoteSettingsPort;
+  /** Close after this long without a frame from the phone (ms); default PHONE_SILENCE_CLOSE_MS. */
+  readonly silenceCloseMs?: number;
 }
 
 interface Attached {
@@ -68,14 +77,24 @@ export class ApiConnection {
   #unsubscribe: (() => void)[] = [];
   #refresh: NodeJS.Timeout | null = null;
   #drainPoll: NodeJS.Timeout | null = null;
+  readonly #silence: NodeJS.Timeout;
 
   constructor(options: ApiConnectionOptions) {
     this.#o = options;
+    const silenceMs = options.silenceCloseMs ?? PHONE_SILENCE_CLOSE_MS;
+    if (!Number.isInteger(silenceMs) || silenceMs <= 0)
+      throw new RangeError('silenceCloseMs must be a positive integer');
+    this.#silence = setTimeout(() => {
+      this.#o.log(`remote: ${this.#o.viewerId} sent nothing for ${silenceMs} ms; closing its connection`);
+      this.#close(CloseCode.GOING_AWAY);
+    }, silenceMs);
+    this.#silence.unref();
   }
 
   /** One whole frame from the phone. */
   receive(frame: Uint8Array) {
     if (this.#closed) return;
+    this.#silence.refresh();
     let message: ClientMessage;
     try {
       message = decodeClientMessage(frame);
@@ -109,6 +128,7 @@ export class ApiConnection {
   dispose() {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#silence);
     for (const a of this.#attached.values()) a.attachment.detach();
     this.#attached.clear();
     for (const u of this.#unsubscribe) u();

@@ -1,8 +1,26 @@
 // @vitest-environment node
-import { generateKeyPair, randomBytes } from '@burrow/crypto';
-import { CloseCode, encodeBase64url } from '@burrow/protocol';
+import {
+  burrowPrologue,
+  generateKeyPair,
+  type KeyPair,
+  type NoiseTransport,
+  randomBytes,
+  responderIKpsk2,
+} from '@burrow/crypto';
+import {
+  type BurrowMessage,
+  type ClientMessage,
+  CloseCode,
+  decodeBase64url,
+  decodeClientMessage,
+  encodeBase64url,
+  encodeBurrowMessage,
+  Fragmenter,
+  PROTOCOL_VERSION,
+  Reassembler,
+} from '@burrow/protocol';
 import { describe, expect, it } from 'vitest';
-import { BurrowConnection, type ConnectionEvent, statusText } from './burrow-connection.js';
+import { BurrowConnection, type ConnectionEvent, POCKET_KEEPALIVE, statusText } from './burrow-connection.js';
 import type { Clock } from './clock.js';
 import { MemoryPairingStorage, type PairingRecord } from './pairing-storage.js';
 import type { SocketCloseEvent, SocketLike, SocketMessageEvent } from './socket.js';
@@ -56,13 +74,13 @@ class ManualClock implements Clock {
   }
 }
 
-function pairing(): PairingRecord {
+function pairing(burrowKey: KeyPair = generateKeyPair()): PairingRecord {
   const client = generateKeyPair();
   return {
     burrowId: 'AAECAwQFBgcICQoLDA0ODw',
     burrowName: 'home',
     relayUrl: 'https://relay.example',
-    burrowPublicKey: encodeBase64url(generateKeyPair().publicKey),
+    burrowPublicKey: encodeBase64url(burrowKey.publicKey),
     clientPrivateKey: encodeBase64url(client.privateKey),
     clientPublicKey: encodeBase64url(client.publicKey),
     psk: encodeBase64url(randomBytes(32)),
@@ -74,10 +92,10 @@ function pairing(): PairingRecord {
   };
 }
 
-async function setup() {
+async function setup(burrowKey?: KeyPair) {
   const clock = new ManualClock();
   const storage = new MemoryPairingStorage();
-  const p = pairing();
+  const p = pairing(burrowKey);
   await storage.put(p);
   const sockets: FakeSocket[] = [];
   const conn = new BurrowConnection({
@@ -154,5 +172,124 @@ describe('BurrowConnection', () => {
     clock.advance(15_000);
     expect(conn.status).toMatchObject({ kind: 'reconnecting', reason: 'your computer did not answer' });
     conn.stop();
+  });
+});
+
+/** The Burrow's end of one connection, on the socket the phone opened: answers message 1, then speaks API v1. */
+class FakeBurrow {
+  readonly #socket: FakeSocket;
+  readonly #transport: NoiseTransport;
+  readonly #fragmenter = new Fragmenter();
+  readonly #reassembler = new Reassembler();
+  #read = 1;
+
+  constructor(socket: FakeSocket, key: KeyPair, p: PairingRecord) {
+    this.#socket = socket;
+    const hs = responderIKpsk2({
+      prologue: burrowPrologue({
+        mode: 'connect',
+        protocolVersion: PROTOCOL_VERSION,
+        burrowId: decodeBase64url(p.burrowId),
+      }),
+      staticKeyPair: key,
+      psk: decodeBase64url(p.psk),
+    });
+    hs.readMessage(socket.sent[0] as Uint8Array);
+    const message2 = hs.writeMessage(new Uint8Array(0));
+    this.#transport = hs.split();
+    socket.onmessage?.({ data: message2 });
+  }
+
+  send(m: BurrowMessage) {
+    for (const part of this.#fragmenter.split(encodeBurrowMessage(m)))
+      this.#socket.onmessage?.({ data: this.#transport.encrypt(part) });
+  }
+
+  /** What the phone sent since the last call, decrypted and decoded. */
+  received(): ClientMessage[] {
+    const out: ClientMessage[] = [];
+    for (; this.#read < this.#socket.sent.length; this.#read++) {
+      const frame = this.#reassembler.push(
+        this.#transport.decrypt(this.#socket.sent[this.#read] as Uint8Array),
+      );
+      if (frame) out.push(decodeClientMessage(frame));
+    }
+    return out;
+  }
+
+  hello() {
+    this.send({
+      type: 'hello',
+      burrowName: 'home',
+      protocolVersion: PROTOCOL_VERSION,
+      agentVersion: 't',
+      capabilities: [],
+    });
+  }
+}
+
+describe('BurrowConnection liveness (POCKET_KEEPALIVE)', () => {
+  const { pingIntervalMs, deadAfterMs } = POCKET_KEEPALIVE;
+
+  async function connected() {
+    const key = generateKeyPair();
+    const ctx = await setup(key);
+    ctx.conn.start();
+    await tick();
+    ctx.sockets[0]!.open();
+    const burrow = new FakeBurrow(ctx.sockets[0]!, key, ctx.p);
+    burrow.hello();
+    expect(ctx.conn.status.kind).toBe('connected');
+    expect(burrow.received().map((m) => m.type)).toEqual(['hello']);
+    return { ...ctx, burrow };
+  }
+
+  it('pings end to end every interval, even while messages keep arriving', async () => {
+    const { conn, clock, burrow } = await connected();
+    for (let i = 0; i < 4; i++) {
+      clock.advance(pingIntervalMs / 2);
+      burrow.send({ type: 'directory', sessions: [] });
+      clock.advance(pingIntervalMs / 2);
+      const sent = burrow.received();
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatchObject({ type: 'ping' });
+      burrow.send({ type: 'pong', rid: (sent[0] as { rid: number }).rid });
+    }
+    expect(conn.status.kind).toBe('connected');
+    conn.stop();
+  });
+
+  it('declares a silent path dead after deadAfterMs, reconnects, and pings nothing on the dead socket', async () => {
+    const { conn, clock, burrow, sockets } = await connected();
+    // ManualClock fires only timers already due when advance() starts: step a second at a time.
+    for (let t = 0; t < deadAfterMs - 1_000; t += 1_000) clock.advance(1_000);
+    clock.advance(999);
+    expect(conn.status.kind).toBe('connected');
+    expect(burrow.received().filter((m) => m.type === 'ping')).toHaveLength(
+      Math.floor((deadAfterMs - 1) / pingIntervalMs),
+    );
+    clock.advance(1);
+    expect(conn.status).toMatchObject({ kind: 'reconnecting', reason: 'your computer stopped answering' });
+    const sentAtDeath = sockets[0]!.sent.length;
+    clock.advance(pingIntervalMs * 3);
+    await tick();
+    expect(sockets[0]!.sent.length).toBe(sentAtDeath);
+    expect(sockets.length).toBeGreaterThanOrEqual(2);
+    conn.stop();
+  });
+
+  it('an answer restarts the deadline', async () => {
+    const { conn, clock, burrow } = await connected();
+    clock.advance(deadAfterMs - 1_000);
+    burrow.send({ type: 'pong', rid: 1 });
+    clock.advance(deadAfterMs - 1_000);
+    expect(conn.status.kind).toBe('connected');
+    clock.advance(1_000);
+    expect(conn.status.kind).toBe('reconnecting');
+    conn.stop();
+  });
+
+  it('the shipped policy: two unanswered pings before the path counts as dead', () => {
+    expect(deadAfterMs).toBeGreaterThan(2 * pingIntervalMs);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * One paired Burrow, kept connected (DESIGN §4.3, §7): connect-mode handshake with a fresh timestamp, the
  * directory (snapshot + deltas), attached terminals with byte offsets that resume after a reconnect without
- * loss or duplication, and reconnection with POCKET_BACKOFF. Runtime-neutral: socket, storage, clock injected.
+ * loss or duplication, reconnection with POCKET_BACKOFF, and end-to-end liveness (POCKET_KEEPALIVE) so a
+ * silently dead path is noticed. Runtime-neutral: socket, storage, clock injected.
  */
 import { NoiseError, nextHandshakeTimestamp } from '@burrow/crypto';
 import {
@@ -30,6 +31,25 @@ import { frameBytes, SOCKET_OPEN, type SocketFactory, type SocketLike } from './
 
 /** Budget from socket open to the Burrow's hello (ms). */
 export const CONNECT_TIMEOUT_MS = 15_000;
+
+export interface KeepalivePolicy {
+  /** While connected, an end-to-end `ping` this often (ms), whatever else is going on. */
+  readonly pingIntervalMs: number;
+  /** Nothing at all from the Burrow for this long (a `pong` counts): the connection is dead (ms). */
+  readonly deadAfterMs: number;
+}
+
+/**
+ * Liveness of the whole path phone → relay → Burrow (issue 8 "network cut without a close"; protocol/SPEC.md
+ * `ping`: the relay's keep-alive only covers one hop). A cut without a FIN, a dead relay link or a suspended
+ * computer shows as "reconnecting" at most `deadAfterMs` after the last message: two unanswered pings plus
+ * 5 s of slack. The ping is sent even while output streams, because the Burrow closes a phone that sent
+ * nothing for PHONE_SILENCE_CLOSE_MS (burrow-agent api-connection.ts, 20 s: four of these intervals).
+ */
+export const POCKET_KEEPALIVE: KeepalivePolicy = Object.freeze({
+  pingIntervalMs: 5_000,
+  deadAfterMs: 15_000,
+});
 /** Requests awaiting an answer at once. */
 export const MAX_PENDING_REQUESTS = 256;
 /** Codes after which retrying cannot help: stop and tell the user. */
@@ -88,6 +108,7 @@ export interface BurrowConnectionOptions {
   readonly rows: number;
   readonly clock?: Clock;
   readonly backoff?: BackoffPolicy;
+  readonly keepalive?: KeepalivePolicy;
   readonly random?: () => number;
 }
 
@@ -123,6 +144,8 @@ export class BurrowConnection {
   #running = false;
   #failures = 0;
   #timer: unknown = null;
+  #pingTimer: unknown = null;
+  #deadTimer: unknown = null;
   #status: ConnectionStatus = { kind: 'closed', reason: 'not started' };
   #directory: Directory = EMPTY_DIRECTORY;
   #nextRid = 1;
@@ -367,6 +390,8 @@ export class BurrowConnection {
           return;
         }
         const frame = this.#channel.open(bytes);
+        // Any authentic message proves the whole path alive, a fragment included.
+        if (this.#live) this.#armDeadline(socket);
         if (frame) this.#message(decodeBurrowMessage(frame));
       } catch (e) {
         if (e instanceof NoiseError || e instanceof ProtocolError) {
@@ -384,6 +409,10 @@ export class BurrowConnection {
         this.#clock.clearTimeout(this.#timer);
         this.#live = true;
         this.#failures = 0;
+        if (this.#socket) {
+          this.#armDeadline(this.#socket);
+          this.#schedulePing(this.#socket);
+        }
         this.#setStatus({ kind: 'connected' });
         for (const [session, term] of this.#terminals) this.#sendAttach(session, term);
         return;
@@ -445,6 +474,27 @@ export class BurrowConnection {
     }
   }
 
+  #keepalive(): KeepalivePolicy {
+    return this.#o.keepalive ?? POCKET_KEEPALIVE;
+  }
+
+  #armDeadline(socket: SocketLike) {
+    this.#clock.clearTimeout(this.#deadTimer);
+    this.#deadTimer = this.#clock.setTimeout(
+      () => this.#fail(socket, 'your computer stopped answering'),
+      this.#keepalive().deadAfterMs,
+    );
+  }
+
+  #schedulePing(socket: SocketLike) {
+    this.#clock.clearTimeout(this.#pingTimer);
+    this.#pingTimer = this.#clock.setTimeout(() => {
+      if (this.#socket !== socket || !this.#live) return;
+      this.#send({ type: 'ping', rid: this.#rid() });
+      this.#schedulePing(socket);
+    }, this.#keepalive().pingIntervalMs);
+  }
+
   #fail(socket: SocketLike, reason: string) {
     if (this.#socket !== socket) return;
     socket.onclose = null;
@@ -469,6 +519,9 @@ export class BurrowConnection {
 
   #teardown(reason: string) {
     this.#clock.clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#pingTimer);
+    this.#clock.clearTimeout(this.#deadTimer);
+    this.#pingTimer = this.#deadTimer = null;
     const socket = this.#socket;
     this.#socket = null;
     this.#channel = null;
