@@ -33,12 +33,16 @@ import { type KeyPair, X25519_KEY_BYTES } from './x25519.js';
 export const PUSH_ENVELOPE_PROTOCOL = 'Noise_Kpsk0_25519_ChaChaPoly_BLAKE2s';
 export const PUSH_ENVELOPE_VERSION = 1;
 
-/** 4096-byte push message limit − RFC 8291 overhead (86-byte header + 16-byte tag + 1 delimiter) = 3993. */
-export const PUSH_ENVELOPE_MAX_BYTES = 3993;
+/**
+ * Largest envelope, bytes. A push message may carry 4096 bytes, minus RFC 8291 overhead (86-byte header +
+ * 16-byte tag + 1 delimiter) = 3993 bytes of plaintext; that plaintext is the envelope's base64url TEXT (see
+ * `@burrow/protocol` push-message.ts for why), so the envelope itself is at most 3993 × 3/4 = 2994 bytes.
+ */
+export const PUSH_ENVELOPE_MAX_BYTES = 2994;
 export const PUSH_DELIVERY_ID_MAX_BYTES = 64;
 export const PUSH_SENDER_HINT_BYTES = 8;
 /** Sizes the sealed plaintext is padded to, so the length reveals only a coarse bucket. */
-export const PUSH_PADDED_SIZES: readonly number[] = Object.freeze([256, 512, 1024, 2048, 3840]);
+export const PUSH_PADDED_SIZES: readonly number[] = Object.freeze([256, 512, 1024, 2048]);
 const PLAINTEXT_HEADER_BYTES = 10;
 export const PUSH_PAYLOAD_MAX_BYTES =
   PUSH_PADDED_SIZES[PUSH_PADDED_SIZES.length - 1]! - PLAINTEXT_HEADER_BYTES;
@@ -137,7 +141,7 @@ export function sealPushEnvelope(params: SealPushEnvelopeParams): Uint8Array {
     ...(params.aead ? { aead: params.aead } : {}),
   });
   const envelope = concatBytes(header, sender.writeMessage(plaintext));
-  // Holds by construction (largest header + largest bucket = 3978); checked so a future edit can't break it.
+  // Holds by construction (largest header + largest bucket + tag = 90 + 32 + 2048 + 16 = 2186); checked so a future edit can't break it.
   if (envelope.length > PUSH_ENVELOPE_MAX_BYTES) throw new RangeError('push envelope exceeds its size limit');
   return envelope;
 }

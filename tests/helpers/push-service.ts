@@ -15,6 +15,7 @@ import { createECDH, type ECDH, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { decodePushMessage } from '@burrow/protocol';
 import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 
 /** RFC 8030 §7.2 / RFC 8291 §4: the largest push message body a service must accept. */
@@ -49,8 +50,10 @@ export interface ReceivedPush {
   /** The VAPID `k` and verified claims. */
   readonly vapidPublicKey: string;
   readonly claims: { readonly aud: string; readonly exp: number; readonly sub: string };
-  /** The RFC 8291 plaintext: for Burrow, the sealed push envelope. */
+  /** The RFC 8291 plaintext: for Burrow, the sealed envelope's base64url text (RL-PUSH-TEXT). */
   readonly plaintext: Uint8Array;
+  /** The sealed envelope inside `plaintext` (decodePushMessage), or null when it is not a push message. */
+  readonly envelope: Uint8Array | null;
   readonly bodyBytes: number;
 }
 
@@ -196,6 +199,7 @@ export class LocalPushService {
       vapidPublicKey: vapid.k,
       claims: vapid.claims,
       plaintext: new Uint8Array(plaintext),
+      envelope: envelopeIn(new Uint8Array(plaintext)),
       bodyBytes: body.length,
     });
     res.writeHead(201, { Location: `${this.origin}/message/${randomBytes(8).toString('base64url')}` }).end();
@@ -262,4 +266,12 @@ async function readBounded(req: IncomingMessage, maxBytes: number): Promise<Buff
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+function envelopeIn(message: Uint8Array): Uint8Array | null {
+  try {
+    return decodePushMessage(message);
+  } catch {
+    return null;
+  }
 }

@@ -180,9 +180,9 @@ describe('the push path through a real daemon', () => {
   }, 40_000);
 
   it('each device gets its own envelope, which only its own keys open', () => {
-    expect(Buffer.from(envelopeA.plaintext).equals(Buffer.from(envelopeB.plaintext))).toBe(false);
-    const a = openPushEnvelope(envelopeA.plaintext, openerFor(phoneA.pairing));
-    const b = openPushEnvelope(envelopeB.plaintext, openerFor(phoneB.pairing));
+    expect(Buffer.from(envelopeA.envelope!).equals(Buffer.from(envelopeB.envelope!))).toBe(false);
+    const a = openPushEnvelope(envelopeA.envelope!, openerFor(phoneA.pairing));
+    const b = openPushEnvelope(envelopeB.envelope!, openerFor(phoneB.pairing));
     for (const opened of [a, b]) {
       expect(JSON.parse(new TextDecoder().decode(opened.payload))).toMatchObject({
         sessionId: ringId,
@@ -190,24 +190,24 @@ describe('the push path through a real daemon', () => {
         body: 'Needs your attention',
       });
     }
-    expect(() => openPushEnvelope(envelopeA.plaintext, openerFor(phoneB.pairing))).toThrow(PushEnvelopeError);
-    expect(() => openPushEnvelope(envelopeB.plaintext, openerFor(phoneA.pairing))).toThrow(PushEnvelopeError);
+    expect(() => openPushEnvelope(envelopeA.envelope!, openerFor(phoneB.pairing))).toThrow(PushEnvelopeError);
+    expect(() => openPushEnvelope(envelopeB.envelope!, openerFor(phoneA.pairing))).toThrow(PushEnvelopeError);
   });
 
   it('the phone refuses a replay, a tampered copy and a relay-forged envelope', () => {
     const p = phoneA.pairing;
-    const { seq, payload } = openPushEnvelope(envelopeA.plaintext, openerFor(p));
+    const { seq, payload } = openPushEnvelope(envelopeA.envelope!, openerFor(p));
     // Replay: the phone keeps the highest seq it accepted; the same envelope again is refused.
-    expect(() => openPushEnvelope(envelopeA.plaintext, openerFor(p, seq))).toThrow(PushEnvelopeError);
+    expect(() => openPushEnvelope(envelopeA.envelope!, openerFor(p, seq))).toThrow(PushEnvelopeError);
 
-    const tampered = envelopeA.plaintext.slice();
+    const tampered = envelopeA.envelope!.slice();
     tampered[tampered.length - 1]! ^= 0x01;
     expect(() => openPushEnvelope(tampered, openerFor(p))).toThrow(PushEnvelopeError);
 
     // The relay knows the delivery id and the phone's public key; even given the psk, without the Burrow's
     // static private key its envelope does not open (Noise_Kpsk0 authenticates the sender).
     const forged = sealPushEnvelope({
-      burrowId: readPushEnvelopeHeader(envelopeA.plaintext).burrowId,
+      burrowId: readPushEnvelopeHeader(envelopeA.envelope!).burrowId,
       deliveryId: p.deliveryId,
       senderStaticKeyPair: generateKeyPair(),
       recipientStaticKey: decodeBase64url(p.clientPublicKey),
@@ -269,7 +269,7 @@ describe('the push path through a real daemon', () => {
     expect(at).toBeGreaterThanOrEqual(deadline);
     latencies.push(at - deadline);
     expect(pushes[0]!.endpoint).toBe(subs.get(phoneA.pairing.deviceId)!.endpoint);
-    const opened = openPushEnvelope(pushes[0]!.plaintext, openerFor(phoneA.pairing));
+    const opened = openPushEnvelope(pushes[0]!.envelope!, openerFor(phoneA.pairing));
     expect(JSON.parse(new TextDecoder().decode(opened.payload))).toMatchObject({ sessionId: id });
     await expectNoMoreAfter(deadline, before + 1);
   }, 40_000);
@@ -308,7 +308,7 @@ describe('the push path through a real daemon', () => {
     expect(pushes.map((p) => p.endpoint)).not.toContain(subs.get(phones[20]!.pairing.deviceId)!.endpoint);
     for (const push of pushes) {
       const phone = byEndpoint.get(push.endpoint)!;
-      expect(openPushEnvelope(push.plaintext, openerFor(phone.pairing)).seq).toBeGreaterThan(0);
+      expect(openPushEnvelope(push.envelope!, openerFor(phone.pairing)).seq).toBeGreaterThan(0);
     }
     const status = await daemon.json<{ push: { warnings: { text: string }[] } }>('status', '--json');
     expect(status.push.warnings.at(-1)?.text).toContain('1 device(s) over the per-push limit were skipped');

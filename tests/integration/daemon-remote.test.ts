@@ -269,7 +269,7 @@ describe('a real daemon, remote side', () => {
         expect(push.code, push.stdout + push.stderr).toBe(0);
         expect(JSON.parse(push.stdout)).toMatchObject({ outcome: 'delivered', targets: 1, delivered: 1 });
         const received = await pushService.waitForReceived(i + 1, 10_000);
-        const opened = openPushEnvelope(received[i]!.plaintext, {
+        const opened = openPushEnvelope(received[i]!.envelope!, {
           burrowId: decodeBase64url(pairing.burrowId),
           deliveryId: pairing.deliveryId,
           senderStaticKey: decodeBase64url(pairing.burrowPublicKey),
@@ -305,7 +305,7 @@ describe('a real daemon, remote side', () => {
       );
       const ringerId = ringer.stdout.trim();
       const rang = await pushService.waitForReceived(4, 30_000);
-      const ringOpened = openPushEnvelope(rang[3]!.plaintext, {
+      const ringOpened = openPushEnvelope(rang[3]!.envelope!, {
         burrowId: decodeBase64url(pairing.burrowId),
         deliveryId: pairing.deliveryId,
         senderStaticKey: decodeBase64url(pairing.burrowPublicKey),

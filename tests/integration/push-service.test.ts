@@ -129,8 +129,9 @@ describe('relay push → local push service', () => {
       expect(push.claims.aud).toBe(service.origin);
       expect(push.claims.sub).toBe('mailto:relay-operator@example.com');
       expect(push.bodyBytes).toBeLessThanOrEqual(4096);
-      expect(encodeBase64url(push.plaintext)).toBe(envelopes[i]);
-      const opened = openPushEnvelope(push.plaintext, {
+      // RL-PUSH-TEXT: the push message is the envelope's base64url text as the Burrow sent it.
+      expect(Buffer.from(push.plaintext).toString('ascii')).toBe(envelopes[i]);
+      const opened = openPushEnvelope(push.envelope!, {
         burrowId,
         deliveryId: p.deliveryId,
         recipientStaticKeyPair: p.staticKeyPair,
@@ -300,6 +301,7 @@ describe('the same push code on workerd (wrangler dev) → local push service', 
       topic: 'd29ya2VyZA',
       vapidPublicKey: out.vapidPublicKey,
     });
+    // sendWebPush itself, below the push-send route: the plaintext is exactly the bytes it was given.
     expect(push.plaintext).toEqual(new Uint8Array(300).fill(9));
   });
 });

@@ -12,6 +12,7 @@ import {
   decodeRelayInfo,
   encodeBase64url,
   MAX_PUSH_ENVELOPE_BYTES,
+  MAX_PUSH_ENVELOPE_CHARS,
   MAX_PUSH_TARGETS,
 } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,7 +104,7 @@ describe('GET /v1/info publishes the VAPID key [RL-PUSH-7]', () => {
 });
 
 describe('POST /v1/burrows/:id/push [RL-PUSH-1..4]', () => {
-  it('sends one valid Web Push whose plaintext is the envelope', async () => {
+  it("sends one valid Web Push whose plaintext is the envelope's base64url text [RL-PUSH-TEXT]", async () => {
     const burrow = await enroll(relay.url);
     const phone = await subscribedPhone(burrow);
     const sealed = envelope(MAX_PUSH_ENVELOPE_BYTES);
@@ -129,7 +130,9 @@ describe('POST /v1/burrows/:id/push [RL-PUSH-1..4]', () => {
     expect(push.claims.exp).toBeGreaterThan(sentAt);
     expect(push.claims.exp).toBeLessThanOrEqual(sentAt + 12 * 3600 + 5);
     expect([push.ttl, push.urgency, push.topic]).toEqual([3600, 'high', 'dGVybWluYWwtNw']);
-    expect(Buffer.from(push.plaintext).equals(sealed)).toBe(true);
+    expect(Buffer.from(push.plaintext).toString('ascii')).toBe(encodeBase64url(sealed));
+    expect(push.plaintext.length).toBeLessThanOrEqual(MAX_PUSH_ENVELOPE_CHARS);
+    expect(push.bodyBytes).toBeLessThanOrEqual(4096);
     expect(service.refused.filter((r) => r.endpoint === phone.subscription.endpoint)).toEqual([]);
   });
 
@@ -147,8 +150,8 @@ describe('POST /v1/burrows/:id/push [RL-PUSH-1..4]', () => {
     ]);
     const [pa, pb] = [receivedFor(a.subscription.endpoint), receivedFor(b.subscription.endpoint)];
     expect([pa.length, pb.length]).toEqual([1, 1]);
-    expect(Buffer.from(pa[0]!.plaintext).equals(ea)).toBe(true);
-    expect(Buffer.from(pb[0]!.plaintext).equals(eb)).toBe(true);
+    expect(Buffer.from(pa[0]!.envelope!).equals(ea)).toBe(true);
+    expect(Buffer.from(pb[0]!.envelope!).equals(eb)).toBe(true);
     expect(Buffer.from(pa[0]!.plaintext).equals(Buffer.from(pb[0]!.plaintext))).toBe(false);
   });
 

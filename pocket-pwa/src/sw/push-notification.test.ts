@@ -1,5 +1,10 @@
 import { generateKeyPair, type KeyPair, sealPushEnvelope } from '@burrow/crypto';
-import { decodeBase64url, encodeBase64url, encodePushNotification } from '@burrow/protocol';
+import {
+  decodeBase64url,
+  encodeBase64url,
+  encodePushMessage,
+  encodePushNotification,
+} from '@burrow/protocol';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PairingRecord } from '../core/pairing-storage.js';
@@ -51,7 +56,16 @@ function pairedSide(deliveryId = 'dlv-1'): Side {
   };
 }
 
+/** The push message a phone receives: the sealed envelope's base64url text (RL-PUSH-TEXT). */
 function seal(side: Side, seq: number, fields: { sessionId?: string; label?: string; body?: string } = {}) {
+  return encodePushMessage(sealEnvelope(side, seq, fields));
+}
+
+function sealEnvelope(
+  side: Side,
+  seq: number,
+  fields: { sessionId?: string; label?: string; body?: string } = {},
+) {
   return sealPushEnvelope({
     burrowId: side.burrowId,
     deliveryId: side.pairing.deliveryId,
@@ -140,9 +154,17 @@ describe('notificationForPush', () => {
     expectGeneric(await notificationForPush(null, deps));
     expectGeneric(await notificationForPush(new Uint8Array(0), deps));
     expectGeneric(await notificationForPush(seal(pairedSide(), 1), deps));
-    const tampered = seal(side, 1);
+    const tampered = sealEnvelope(side, 1);
     tampered[tampered.length - 1]! ^= 1;
-    expectGeneric(await notificationForPush(tampered, deps));
+    expectGeneric(await notificationForPush(encodePushMessage(tampered), deps));
+    // The raw envelope bytes (not its text) and text mangled the way a UTF-8 re-encoding would are refused.
+    expectGeneric(await notificationForPush(sealEnvelope(side, 1), deps));
+    expectGeneric(
+      await notificationForPush(
+        new TextEncoder().encode(String.fromCharCode(...sealEnvelope(side, 1))),
+        deps,
+      ),
+    );
     // Sealed by another Burrow key for this phone's pairing address: wrong sender.
     const forger = { ...side, burrow: generateKeyPair() };
     expectGeneric(await notificationForPush(seal(forger, 1), deps));

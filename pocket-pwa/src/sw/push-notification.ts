@@ -17,7 +17,12 @@ import {
   readPushEnvelopeHeader,
   toPushText,
 } from '@burrow/crypto';
-import { decodeBase64url, decodePushNotification, encodeBase64url } from '@burrow/protocol';
+import {
+  decodeBase64url,
+  decodePushMessage,
+  decodePushNotification,
+  encodeBase64url,
+} from '@burrow/protocol';
 import { routePath } from '../app/route.js';
 import type { PairingRecord } from '../core/pairing-storage.js';
 import type { PushSeqStore } from '../store/push-store.js';
@@ -115,14 +120,16 @@ export async function showPushNotification(
 
 async function open(data: Uint8Array | null, deps: PushOpenDeps): Promise<NotificationSpec> {
   if (data === null || data.length === 0) return genericNotification('push without data');
-  const header = readPushEnvelopeHeader(data);
+  // RL-PUSH-TEXT: the push message is the envelope's base64url text.
+  const envelope = decodePushMessage(data);
+  const header = readPushEnvelopeHeader(envelope);
   const burrowId = encodeBase64url(header.burrowId);
   const pairing = (await deps.listPairings()).find(
     (p) => p.burrowId === burrowId && p.deliveryId === header.deliveryId,
   );
   if (pairing === undefined) return genericNotification('no pairing for this envelope');
   const lastSeenSeq = await deps.seq.lastSeq(burrowId);
-  const opened = openPushEnvelope(data, {
+  const opened = openPushEnvelope(envelope, {
     burrowId: header.burrowId,
     deliveryId: pairing.deliveryId,
     recipientStaticKeyPair: {

@@ -36,29 +36,44 @@ self.addEventListener('message', (event) => {
   }
 });
 
-/** Opens the stores per push (a worker may be stopped between pushes) and shows exactly one notification. */
+/**
+ * Opens the stores per push (a worker may be stopped between pushes) and shows exactly one notification.
+ * The stores open lazily, INSIDE showPushNotification's deadline: opening IndexedDB is what can stall (a
+ * blocked open), and a stall there must still end in the generic notification, never in silence.
+ */
 async function onPush(data: PushMessageData | null): Promise<void> {
   const show = (title: string, options: NotificationOptions) =>
     self.registration.showNotification(title, options);
-  let pairings: IdbPairingStorage | undefined;
-  let seq: IdbPushStore | undefined;
+  let pairings: Promise<IdbPairingStorage> | undefined;
+  let seq: Promise<IdbPushStore> | undefined;
+  const openSeq = () => {
+    seq ??= IdbPushStore.open();
+    return seq;
+  };
   let spec: NotificationSpec;
   try {
-    pairings = await IdbPairingStorage.open();
-    seq = await IdbPushStore.open();
-    const storage = pairings;
     spec = await showPushNotification(
       data === null ? null : new Uint8Array(data.arrayBuffer()),
-      { listPairings: () => storage.list(), seq },
+      {
+        listPairings: async () => {
+          pairings ??= IdbPairingStorage.open();
+          return (await pairings).list();
+        },
+        seq: {
+          lastSeq: async (burrowId) => (await openSeq()).lastSeq(burrowId),
+          advanceSeq: async (burrowId, next) => (await openSeq()).advanceSeq(burrowId, next),
+        },
+      },
       show,
     );
   } catch (error) {
-    // The stores did not open: still one notification, never none.
-    spec = genericNotification(error instanceof Error ? error.name : 'storage failure');
+    // Even the generic notification was refused by showNotification: try once more, then give up loudly.
+    spec = genericNotification(error instanceof Error ? error.name : 'showNotification failure');
     await show(spec.title, spec.options);
   } finally {
-    pairings?.close();
-    seq?.close();
+    // A store that opens after the deadline is closed as soon as it does.
+    void pairings?.then((p) => p.close()).catch(() => {});
+    void seq?.then((s) => s.close()).catch(() => {});
   }
   if (spec.failure !== null) console.warn(`push shown as generic: ${spec.failure}`);
 }

@@ -11,10 +11,13 @@ import { RelayCodecError } from '../relay/relay-codec-error.js';
 
 /** Targets per send; over it the relay refuses the whole send (alert-spec: MAX_PUSH_QUERY_DELIVERY_IDS). */
 export const MAX_PUSH_TARGETS = 20;
-/** A sealed envelope is at most 3993 bytes (`PUSH_ENVELOPE_MAX_BYTES` in @burrow/crypto, RFC 8291 budget). */
-export const MAX_PUSH_ENVELOPE_BYTES = 3993;
-/** base64url characters of the largest envelope. */
-export const MAX_PUSH_ENVELOPE_CHARS = Math.ceil((MAX_PUSH_ENVELOPE_BYTES * 4) / 3);
+/**
+ * base64url characters of the largest envelope: the text IS the Web Push plaintext (push-message.ts), and RFC
+ * 8291 leaves 4096 − 86 (header) − 16 (tag) − 1 (delimiter) = 3993 bytes for it.
+ */
+export const MAX_PUSH_ENVELOPE_CHARS = 3993;
+/** A sealed envelope is at most 2994 bytes (`PUSH_ENVELOPE_MAX_BYTES` in @burrow/crypto): 3993 chars × 3/4. */
+export const MAX_PUSH_ENVELOPE_BYTES = Math.floor((MAX_PUSH_ENVELOPE_CHARS * 3) / 4);
 /** RFC 8030 §5.4: a Topic is at most 32 characters of the base64url alphabet. */
 export const MAX_PUSH_TOPIC_CHARS = 32;
 /** RFC 8030 §5.2 TTL, seconds. Capped at 28 days (what the big push services keep at most). */

@@ -8,7 +8,8 @@ export type RelayCodecErrorReason =
   | 'bad_conn_id'
   | 'bad_length'
   | 'bad_close_code'
-  | 'bad_body';
+  | 'bad_body'
+  | 'bad_push_message';
 
 export class RelayCodecError extends Error {
   override readonly name = 'RelayCodecError';

@@ -5,14 +5,13 @@
  * result per named target in request order. Authentication (the Burrow bearer) is the route's.
  */
 import {
-  decodeBase64url,
   decodePushSendRequest,
   ErrorCode,
-  MAX_PUSH_ENVELOPE_BYTES,
   MAX_PUSH_TARGETS,
   type PushSendRequest,
   type PushSendResponse,
   type PushTargetResult,
+  pushMessageFromText,
   RelayCodecError,
 } from '@burrow/protocol';
 import { type ApiResult, fail, ok } from '../api-result.js';
@@ -57,10 +56,8 @@ export async function handlePushSend(
     if (error instanceof RelayCodecError) return fail(ErrorCode.BAD_REQUEST, error.message);
     throw error;
   }
-  const envelopes = send.targets.map((t) => decodeBase64url(t.envelope));
-  if (envelopes.some((e) => e.length > MAX_PUSH_ENVELOPE_BYTES)) {
-    return fail(ErrorCode.BAD_REQUEST, `an envelope is at most ${MAX_PUSH_ENVELOPE_BYTES} bytes`);
-  }
+  // RL-PUSH-TEXT: the push message is the envelope's base64url text as sent (already bounded by the schema).
+  const messages = send.targets.map((t) => pushMessageFromText(t.envelope));
   const held = new Map<string, HeldSubscription>();
   for (const s of await deps.subscriptionsFor(send.targets.map((t) => t.deliveryId)))
     held.set(s.deliveryId, s);
@@ -72,7 +69,7 @@ export async function handlePushSend(
       if (subscription === undefined) return { deliveryId, outcome: 'no_subscription' };
       const result = await sendWebPush(
         subscription,
-        envelopes[i]!,
+        messages[i]!,
         {
           vapid,
           ttlSeconds: send.ttlSeconds,
