@@ -55,6 +55,8 @@ export interface ReceivedPush {
   /** The sealed envelope inside `plaintext` (decodePushMessage), or null when it is not a push message. */
   readonly envelope: Uint8Array | null;
   readonly bodyBytes: number;
+  /** `Date.now()` when the request reached the service (before verifying it): "the relay's POST". */
+  readonly arrivedAt: number;
 }
 
 export interface RefusedPush {
@@ -161,6 +163,7 @@ export class LocalPushService {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrivedAt = Date.now();
     const endpoint = `${this.origin}${req.url ?? ''}`;
     const refuse = (status: number, reason: string) => {
       record(this.refused, { endpoint, status, reason });
@@ -201,6 +204,7 @@ export class LocalPushService {
       plaintext: new Uint8Array(plaintext),
       envelope: envelopeIn(new Uint8Array(plaintext)),
       bodyBytes: body.length,
+      arrivedAt,
     });
     res.writeHead(201, { Location: `${this.origin}/message/${randomBytes(8).toString('base64url')}` }).end();
     for (const waiter of [...this.#waiters]) waiter();

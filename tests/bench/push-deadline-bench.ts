@@ -1,0 +1,147 @@
+/**
+ * Push deadline bench (`npm run bench -w tests`, issue 7): the time from a ring's push deadline (episode start
+ * + `pushDelayMs`, alert-spec "Push notifications") to the relay's POST reaching the push service, through the
+ * whole Burrow path: a REAL `burrow daemon` process (its delivery scheduler fires, rechecks presence, reads
+ * the ACL, seals one envelope per device, makes one relay call), the relay on workerd (`wrangler dev`: RFC
+ * 8291 encryption and VAPID per target) and the local push service (tests/helpers/push-service.ts), which
+ * stamps each request as it arrives. Target: ≤ 200 ms on loopback.
+ *
+ * Baseline in the same run: the same relay call made straight from this process (3 targets, realistic
+ * envelope size) — the relay's and the push service's share; the difference is the Burrow's own.
+ * Episode start is the daemon's `ringingSince` (`burrow ls --json`), on the same clock as `arrivedAt`.
+ * Bounded: RINGS rings × PHONES phones, about 40 s.
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { encodeBase64url } from '@burrow/protocol';
+import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
+import { startRelay } from '../../relay-worker/test/harness.js';
+import {
+  enroll,
+  pushSendBody,
+  putSubscription,
+  registerDelivery,
+  sendPush,
+} from '../../relay-worker/test/relay-client.js';
+import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
+import { LocalPushService } from '../helpers/push-service.js';
+import { ms, printTable, quantiles } from './bench-stats.js';
+
+const PHONES = 3;
+/** Rings measured (the relay allows 60 push sends a minute per Burrow: RL-PUSH-5). */
+const RINGS = 16;
+const WARMUP_RINGS = 2;
+const PUSH_DELAY_MS = 400;
+/** About what a sealed notification envelope weighs (512-byte bucket + header + Noise). */
+const BASELINE_ENVELOPE_BYTES = 650;
+const SUBJECT = 'mailto:bench@example.com';
+const TARGET_MS = 200;
+
+interface SessionRow {
+  readonly id: string;
+  readonly ringingSince: number | null;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const service = await LocalPushService.start();
+  const { secret } = await generateVapidKeys();
+  const relay = await startRelay({
+    vars: { VAPID_PRIVATE_KEY: secret, VAPID_SUBJECT: SUBJECT, DEV_ALLOW_LOOPBACK_PUSH: '1' },
+  });
+  const daemon = await BurrowDaemon.start();
+  try {
+    const enrolled = await daemon.cli('enroll', '--relay', relay.url, '--json');
+    if (enrolled.code !== 0) throw new Error(`burrow enroll: ${enrolled.stderr}`);
+    await until(
+      async () =>
+        (await daemon.json<{ relay: { state: string } }>('status', '--json')).relay.state === 'connected',
+      'the relay link',
+    );
+    const set = await daemon.cli('settings', 'set', 'pushDelayMs', String(PUSH_DELAY_MS));
+    if (set.code !== 0) throw new Error(`burrow settings set: ${set.stderr}`);
+    for (let i = 0; i < PHONES; i++) {
+      const phone = await daemon.pairPhone(`bench phone ${i + 1}`);
+      const put = await putSubscription(
+        relay.url,
+        phone.pairing.burrowId,
+        phone.pairing,
+        service.subscribe(),
+      );
+      if (put.status !== 204) throw new Error(`subscription PUT: HTTP ${put.status}`);
+    }
+
+    // Full path: a session rings with OSC 9 and nobody is looking; the daemon pushes at the deadline.
+    const first: number[] = [];
+    const last: number[] = [];
+    for (let i = 0; i < WARMUP_RINGS + RINGS; i++) {
+      const before = service.received.length;
+      const script = `printf '\\033]9;bench ring ${i}\\007'; sleep 30`;
+      const created = await daemon.cli('new', '--name', `ring-${i}`, '--', '/bin/sh', '-c', script);
+      if (created.code !== 0) throw new Error(`burrow new: ${created.stderr}`);
+      const id = created.stdout.trim();
+      const pushes = await service.waitForReceived(before + PHONES, 10_000 + PUSH_DELAY_MS);
+      const rows = await daemon.json<SessionRow[]>('ls', '--json');
+      const since = rows.find((r) => r.id === id)?.ringingSince;
+      if (since == null) throw new Error(`session ${id} pushed but does not say it is ringing`);
+      const arrivals = pushes
+        .slice(before, before + PHONES)
+        .map((p) => p.arrivedAt - (since + PUSH_DELAY_MS));
+      if (Math.min(...arrivals) < 0) throw new Error(`a push arrived ${-Math.min(...arrivals)} ms early`);
+      if (i >= WARMUP_RINGS) {
+        first.push(Math.min(...arrivals));
+        last.push(Math.max(...arrivals));
+      }
+      await daemon.cli('kill', id);
+    }
+
+    // Baseline: the same relay call (PHONES targets) straight from here; request sent → last POST arrived.
+    const burrow = await enroll(relay.url);
+    const deliveries = [];
+    for (let i = 0; i < PHONES; i++) {
+      const delivery = await registerDelivery(relay.url, burrow);
+      const put = await putSubscription(relay.url, burrow.burrowId, delivery, service.subscribe());
+      if (put.status !== 204) throw new Error(`subscription PUT: HTTP ${put.status}`);
+      deliveries.push(delivery);
+    }
+    const relayOnly: number[] = [];
+    for (let i = 0; i < WARMUP_RINGS + RINGS; i++) {
+      const before = service.received.length;
+      const body = pushSendBody(
+        deliveries.map((d) => ({
+          deliveryId: d.deliveryId,
+          envelope: encodeBase64url(randomBytes(BASELINE_ENVELOPE_BYTES)),
+        })),
+      );
+      const sentAt = Date.now();
+      const response = await sendPush(relay.url, burrow.burrowId, body, burrow.burrowToken);
+      if (response.status !== 200) throw new Error(`push send: HTTP ${response.status}`);
+      await response.body?.cancel();
+      const pushes = await service.waitForReceived(before + PHONES, 10_000);
+      if (i >= WARMUP_RINGS)
+        relayOnly.push(Math.max(...pushes.slice(before).map((p) => p.arrivedAt)) - sentAt);
+    }
+
+    const [f, l, r] = [quantiles(first), quantiles(last), quantiles(relayOnly)];
+    console.log(
+      `\npush deadline → push service POST (${RINGS} rings × ${PHONES} phones, pushDelayMs ${PUSH_DELAY_MS})`,
+    );
+    printTable([
+      ['measure', 'p50', 'p99', 'max'],
+      ['full path, first phone', ms(f.p50), ms(f.p99), ms(Math.max(...first))],
+      ['full path, last phone', ms(l.p50), ms(l.p99), ms(Math.max(...last))],
+      ['baseline: relay call from Node', ms(r.p50), ms(r.p99), ms(Math.max(...relayOnly))],
+      ["Burrow's own share (last − relay)", ms(l.p50 - r.p50), ms(l.p99 - r.p99), ''],
+    ]);
+    console.log(
+      `last-phone p99 ${l.p99 <= TARGET_MS ? 'meets' : 'MISSES'} the ${TARGET_MS} ms target ` +
+        `(Date.now() resolution 1 ms; total ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
+  } finally {
+    await daemon.stop();
+    await relay.stop();
+    await service.close();
+  }
+}
+
+await main();
