@@ -9,10 +9,16 @@
  * Each relay gets its own temporary `--persist-to` directory (its Durable Object storage), removed by
  * `stop()` unless `keepState` is set. Static assets come from `assetsDir` (default: a fixture folder), so
  * tests never depend on Pocket's build.
+ *
+ * Fault tests crash a relay and bring the same one back (same port, same Durable Object storage, same bundle):
+ *
+ *   await relay.kill();   // SIGKILL of wrangler and workerd: no close frame, nothing flushed
+ *   relay = await startRelay({ port: relay.port, persistDir: relay.persistDir });
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +35,8 @@ const READY_POLL_MS = 200;
 /** A one-off bundle of the relay (esbuild) on a loaded machine. */
 const BUNDLE_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
+/** After a SIGKILL, how long workerd's listening socket may take to disappear. */
+const PORT_RELEASE_TIMEOUT_MS = 5_000;
 /** Bound on the log kept in memory for failure messages (characters). */
 const MAX_LOG_CHARS = 64_000;
 
@@ -39,6 +47,13 @@ export interface StartRelayOptions {
   readonly readyTimeoutMs?: number;
   /** Keep the persist directory after `stop()` (to inspect what the relay stored). */
   readonly keepState?: boolean;
+  /** Listen on this port instead of a free one (a restart after `kill()`). */
+  readonly port?: number;
+  /**
+   * Reuse this directory (a `persistDir` of an earlier relay, after its `kill()`): its Durable Object storage
+   * and, if present, its bundle. Removed by `stop()` unless `keepState`, like a fresh one.
+   */
+  readonly persistDir?: string;
 }
 
 export interface RelayHandle {
@@ -53,6 +68,8 @@ export interface RelayHandle {
   log(): string;
   /** Stops wrangler and workerd (the whole process group) and removes the state unless kept. */
   stop(): Promise<void>;
+  /** A crash: SIGKILL to the whole process group at once, then waits for it; the state directory stays. */
+  kill(): Promise<void>;
 }
 
 /** Relays still running; killed if the test process exits without stopping them (a crash, a timeout). */
@@ -114,12 +131,17 @@ async function bundleSnapshot(outDir: string, assetsDir: string): Promise<string
 }
 
 export async function startRelay(options: StartRelayOptions = {}): Promise<RelayHandle> {
-  const [port, inspectorPort] = [await freePort(), await freePort()];
-  const persistDir = await mkdtemp(join(tmpdir(), 'burrow-relay-'));
+  const [port, inspectorPort] = [options.port ?? (await freePort()), await freePort()];
+  const persistDir = options.persistDir ?? (await mkdtemp(join(tmpdir(), 'burrow-relay-')));
   const assetsDir = options.assetsDir ?? FIXTURE_ASSETS_DIR;
+  const previousBundle = join(persistDir, 'bundle', 'index.js');
   let script: string;
   try {
-    script = await bundleSnapshot(join(persistDir, 'bundle'), assetsDir);
+    // A restart serves the bundle the crashed relay ran, so it is the same relay (and starts faster).
+    script =
+      options.persistDir !== undefined && existsSync(previousBundle)
+        ? previousBundle
+        : await bundleSnapshot(join(persistDir, 'bundle'), assetsDir);
   } catch (error) {
     await rm(persistDir, { recursive: true, force: true });
     throw error;
@@ -175,7 +197,18 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
     await stop();
     throw new Error(`relay did not start: ${(error as Error).message}\n--- wrangler output ---\n${log}`);
   }
-  return { url, wsUrl: `ws://127.0.0.1:${port}`, port, persistDir, log: () => log, stop };
+  const kill = async () => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // The group is already gone.
+    }
+    await exited;
+    // workerd dies with the group; wait until its listening socket is gone so a restart can bind the port.
+    await untilRefused(port, PORT_RELEASE_TIMEOUT_MS);
+  };
+  return { url, wsUrl: `ws://127.0.0.1:${port}`, port, persistDir, log: () => log, stop, kill };
 }
 
 async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -191,6 +224,23 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
     await new Promise((r) => setTimeout(r, READY_POLL_MS));
   }
   throw new Error(`no answer from ${url}/v1/info within ${timeoutMs} ms`);
+}
+
+/** Resolves once nothing accepts connections on 127.0.0.1:`port` (or after `timeoutMs`). */
+async function untilRefused(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const accepted = await new Promise<boolean>((r) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        r(true);
+      });
+      socket.once('error', () => r(false));
+    });
+    if (!accepted) return;
+    await new Promise((r) => setTimeout(r, READY_POLL_MS));
+  }
 }
 
 async function killGroup(child: ChildProcess, exited: Promise<void>): Promise<void> {

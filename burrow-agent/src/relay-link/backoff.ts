@@ -16,13 +16,18 @@ export interface BackoffPolicy {
   readonly stableAfterMs: number;
 }
 
-/** A home computer on a steady link: retry after 1 s, back off to at most a minute. */
+/**
+ * A home computer on a steady link: retry after 1 s, back off to at most a minute. A link that served for
+ * 5 s counts as a success, so the next outage (a relay redeploy, a Wi-Fi hop) starts again at 1 s; a relay
+ * that accepts and drops the socket at once still backs off to the cap. (Was 30 s: outages less than 30 s
+ * apart kept adding up, so each later one started at 2, 4, 8 s instead of 1 s; issue 8's relay-restart test.)
+ */
 export const RELAY_LINK_BACKOFF: BackoffPolicy = Object.freeze({
   initialDelayMs: 1_000,
   growthFactor: 2,
   maxDelayMs: 60_000,
   jitter: 0.25,
-  stableAfterMs: 30_000,
+  stableAfterMs: 5_000,
 });
 
 const MAX_EXPONENT = 64;

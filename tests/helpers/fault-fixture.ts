@@ -1,0 +1,107 @@
+/**
+ * Shared pieces of the network-fault tests (issue 8 "Faults", tests/integration/fault-*.test.ts): a daemon
+ * enrolled at a relay, a phone built from Pocket's core, a session that streams numbered lines between a start
+ * and a stop file, the check that a phone's copy of that stream has every line exactly once in order, and the
+ * `[figure]` lines the tests print for docs/reliability.md.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BurrowConnection, type BurrowConnectionOptions, type PairingRecord } from '@burrow/pocket/core';
+import { BurrowDaemon, type PairedPhone, until } from './burrow-daemon.js';
+import { nodeSocketFactory } from './node-socket.js';
+
+/** `[figure] <what>: <values>` — one line per measurement, collected by the lead from test output. */
+export function figure(what: string, values: Record<string, number | string>): void {
+  const parts = Object.entries(values).map(([k, v]) => `${k}=${typeof v === 'number' ? Math.round(v) : v}`);
+  console.log(`[figure] ${what}: ${parts.join(' ')}`);
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError('median of nothing');
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export interface DaemonStatus {
+  readonly relay: { readonly state: string; readonly text: string };
+  readonly devices: { readonly paired: number; readonly connected: number };
+}
+
+export function daemonStatus(daemon: BurrowDaemon): Promise<DaemonStatus> {
+  return daemon.json<DaemonStatus>('status', '--json');
+}
+
+/** A daemon enrolled at `relayUrl` (a relay, or a proxy in front of one) with its relay link up. */
+export async function enrolledDaemon(relayUrl: string): Promise<BurrowDaemon> {
+  const daemon = await BurrowDaemon.start();
+  const enrolled = await daemon.cli('enroll', '--relay', relayUrl, '--json');
+  if (enrolled.code !== 0) throw new Error(`enroll failed: ${enrolled.stderr}`);
+  await until(async () => (await daemonStatus(daemon)).relay.state === 'connected', 'the relay link');
+  return daemon;
+}
+
+/**
+ * Pocket's own connection for a paired phone, with its shipped backoff and keep-alive unless overridden.
+ * `relayUrl` sends this phone through another address (a proxy) than the one in its pairing.
+ */
+export function phoneConnection(
+  phone: PairedPhone,
+  options: { relayUrl?: string } & Partial<BurrowConnectionOptions> = {},
+): BurrowConnection {
+  const { relayUrl, ...rest } = options;
+  const pairing: PairingRecord = relayUrl ? { ...phone.pairing, relayUrl } : phone.pairing;
+  return new BurrowConnection({
+    pairing,
+    socketFactory: nodeSocketFactory(),
+    storage: phone.storage,
+    viewer: 'test',
+    appVersion: 'fault-test',
+    cols: 80,
+    rows: 24,
+    ...rest,
+  });
+}
+
+/**
+ * A session that waits for `start()`, then prints `L1`, `L2`, … every `pauseSeconds` until `stop()`, then
+ * `END<n>` with the last number printed. The shell decides n, so the check does not trust the phone's copy.
+ */
+export async function numberedStream(daemon: BurrowDaemon, pauseSeconds = 0.01) {
+  const dir = mkdtempSync(join(tmpdir(), 'burrow-stream-'));
+  const [go, halt] = [join(dir, 'start'), join(dir, 'stop')];
+  const script =
+    `while [ ! -e '${go}' ]; do sleep 0.05; done; i=0; ` +
+    `while [ ! -e '${halt}' ]; do i=$((i+1)); echo L$i; sleep ${pauseSeconds}; done; echo END$i; sleep 600`;
+  const r = await daemon.cli(
+    'new',
+    '--name',
+    'stream',
+    '--',
+    '/bin/bash',
+    '--norc',
+    '--noprofile',
+    '-c',
+    script,
+  );
+  if (r.code !== 0) throw new Error(`burrow new failed: ${r.stderr}`);
+  return {
+    id: r.stdout.trim(),
+    start: () => writeFileSync(go, ''),
+    stop: () => writeFileSync(halt, ''),
+  };
+}
+
+/** What a phone's copy of a numbered stream holds: the numbers in arrival order and the shell's last number. */
+export function readStream(text: string): { numbers: number[]; end: number | null } {
+  const numbers = [...text.matchAll(/^L(\d+)\r?$/gm)].map((m) => Number(m[1]));
+  const end = /^END(\d+)\r?$/m.exec(text);
+  return { numbers, end: end ? Number(end[1]) : null };
+}
+
+/** The first index where `numbers` is not exactly 1, 2, …, `end`; -1 when it is (no gap, no duplicate). */
+export function firstStreamFault(numbers: readonly number[], end: number): number {
+  for (let i = 0; i < numbers.length; i++) if (numbers[i] !== i + 1) return i;
+  return numbers.length === end ? -1 : numbers.length;
+}
