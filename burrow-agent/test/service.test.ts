@@ -38,6 +38,12 @@ describe('systemd user unit', () => {
     expect(() => systemdUnit({ ...target, script: 'a\nb' })).toThrow(RangeError);
   });
 
+  it('escapes $ in ExecStart= (variable expansion) but not in Environment= (no expansion there)', () => {
+    const unit = systemdUnit({ ...target, script: '/opt/$HOME/burrow.js', stateDir: '/s/$x' });
+    expect(unit).toContain('ExecStart="/usr/bin/node" "/opt/$$HOME/burrow.js" daemon');
+    expect(unit).toContain('Environment="BURROW_STATE_DIR=/s/$x"');
+  });
+
   it('installs under XDG_CONFIG_HOME, reloads and enables; a second install changes nothing', () => {
     const { env, calls } = fakeEnv('linux', true);
     const r1 = installService(target, env);

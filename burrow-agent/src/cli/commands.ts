@@ -8,11 +8,12 @@ import { fileURLToPath } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
 import type { StatusResult } from '../control/control-messages.js';
 import { DaemonRunningError } from '../control/control-server.js';
-import { startDaemon } from '../daemon/daemon.js';
+import { type DaemonStatus, startDaemon } from '../daemon/daemon.js';
 import { stderrLogger } from '../daemon/logger.js';
 import { installService, realRunner, uninstallService } from '../service/service-install.js';
 import type { SessionInfo } from '../session/session.js';
 import { setupCommand } from '../setup-claude/setup-command.js';
+import type { StorageHealthView } from '../state/storage-health.js';
 import { runAttach } from './attach-command.js';
 import { DETACH_KEY_HELP } from './attach-input.js';
 import { ATTENTION_COMMANDS } from './attention-commands.js';
@@ -72,12 +73,20 @@ type ListedSession = Omit<SessionInfo, 'status' | 'command'> & {
   readonly todo?: boolean;
 };
 
+/** The STATE column: a session that died with the previous daemon says so, not "killed null". */
+function stateText(s: ListedSession): string {
+  if (s.state === 'running') return 'running';
+  if (s.diedWithDaemon === true) return 'died with daemon';
+  if (s.exitCode !== null) return `exited ${s.exitCode}`;
+  return s.signal !== null ? `killed ${s.signal}` : 'exited';
+}
+
 function sessionTable(sessions: readonly ListedSession[]): string {
   if (sessions.length === 0) return 'no sessions; start one with `burrow new`';
   const rows = sessions.map((s) => [
     s.id,
     s.name,
-    s.state === 'running' ? 'running' : s.exitCode !== null ? `exited ${s.exitCode}` : `killed ${s.signal}`,
+    stateText(s),
     s.status ?? '-',
     String(s.viewers),
     s.argv.join(' '),
@@ -87,6 +96,13 @@ function sessionTable(sessions: readonly ListedSession[]): string {
   return all
     .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  '))
     .join('\n');
+}
+
+/** `storage:` in `burrow status`: "writable", or what is wrong since when and what to do. */
+function storageLines(h: StorageHealthView): string[] {
+  if (h.ok) return [`storage:    ${h.text}`];
+  const since = h.since === null ? '' : ` since ${new Date(h.since).toISOString()}`;
+  return [`storage:    PROBLEM${since}: ${h.text}`, `            what to do: ${h.advice}`];
 }
 
 function duration(ms: number): string {
@@ -223,9 +239,10 @@ export const COMMANDS: readonly Command[] = [
     options: { ...json },
     positionals: [0, 0],
     async run(inv) {
-      let s: StatusResult;
+      // `storage` is absent only from a daemon older than this CLI.
+      let s: StatusResult & Partial<Pick<DaemonStatus, 'storage'>>;
       try {
-        s = (await call(inv, (c) => c.request('status', {}))) as StatusResult;
+        s = (await call(inv, (c) => c.request('status', {}))) as typeof s;
       } catch (err) {
         const e = asCliError(err);
         if (e.exitCode === ExitCode.DaemonNotRunning && inv.values.json) {
@@ -243,6 +260,7 @@ export const COMMANDS: readonly Command[] = [
         [
           `daemon:     running (pid ${s.pid}, up ${duration(s.uptimeMs)}, version ${s.version})`,
           `state:      ${s.stateDir}`,
+          ...(s.storage === undefined ? [] : storageLines(s.storage)),
           `sessions:   ${s.sessions.running} running, ${s.sessions.exited} exited`,
           `relay:      ${s.relay.text}`,
           `enrollment: ${s.enrollment.enrolled ? `enrolled at ${s.enrollment.relayUrl} as ${s.enrollment.burrowId}` : 'not enrolled'}`,

@@ -2,7 +2,8 @@
  * `burrow daemon`: owns the sessions, the control socket, the attention host and the remote side (relay link,
  * pairing, devices, push) (DESIGN §6). Shutdown is idempotent and ordered (standalone-host-spec "Shutdown"):
  * stop accepting and close every local viewer, then the relay link (phones hear `shutting down`), then the
- * attention host (flushes attention.json, cancels awaits), then hooks registered by callers, then end every PTY.
+ * session roster (sessions.json keeps the list for the next start), the attention host (flushes attention.json,
+ * cancels awaits), then hooks registered by callers, then end every PTY.
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -18,7 +19,10 @@ import type { Logger } from '../session/activity.js';
 import { SessionRegistry } from '../session/session-registry.js';
 import { type BurrowState, openSettingsStore, openStateStore } from '../state/burrow-state.js';
 import { ensureOwnerOnlyDir } from '../state/state-dir.js';
+import type { StorageHealthView } from '../state/storage-health.js';
 import { daemonVerbs } from './daemon-verbs.js';
+import { SessionRoster } from './session-roster.js';
+import { startStorageWatch } from './storage-watch.js';
 
 export interface DaemonOptions {
   readonly stateDir: string;
@@ -26,6 +30,9 @@ export interface DaemonOptions {
   readonly log: Logger;
   readonly now?: () => number;
 }
+
+/** `burrow status`: the control protocol's StatusResult plus whether the state directory is writable. */
+export type DaemonStatus = StatusResult & { readonly storage: StorageHealthView };
 
 export interface RunningDaemon {
   readonly registry: SessionRegistry;
@@ -93,6 +100,17 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       });
     },
   });
+  // After the attention host, which brings back the sessions holding a TODO: the roster adds the rest.
+  const roster = new SessionRoster(opts.stateDir, registry, opts.log);
+  try {
+    const back = roster.restore();
+    if (back > 0) opts.log('info', `${back} session(s) of the previous daemon listed as ended`);
+  } catch (err) {
+    roster.dispose();
+    attention.dispose();
+    throw err;
+  }
+  const storage = startStorageWatch({ stateDir: opts.stateDir, now, log: opts.log });
   remote = new RemoteService({
     stateDir: opts.stateDir,
     burrowName: hostname(),
@@ -108,7 +126,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     },
   });
   const service = remote;
-  const status = (): StatusResult => {
+  const status = (): DaemonStatus => {
     const sessions = registry.list();
     const running = sessions.filter((s) => s.status === 'running').length;
     const link = service.linkStatus;
@@ -132,6 +150,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       },
       devices: { paired: devices.length, connected: devices.filter((d) => d.connected).length },
       push: { last: service.push.last, warnings: service.push.warnings },
+      storage: storage.view(),
     };
   };
   const control = new ControlServer({
@@ -145,6 +164,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
   try {
     await control.listen();
   } catch (err) {
+    storage.stop();
+    roster.dispose();
     attention.dispose();
     throw err;
   }
@@ -158,6 +179,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       opts.log('info', 'shutting down');
       await control.close();
       service.stop();
+      // Before the PTYs end: the sessions stay remembered, so after a reboot they are listed as ended.
+      roster.close();
       attention.dispose();
       for (const hook of hooks) {
         try {
@@ -167,6 +190,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
         }
       }
       await registry.killAll();
+      storage.stop();
       // State is written through on every change (atomic rename), so nothing is pending here; saving the
       // current view once more would only risk overwriting a newer file written by a successor.
       opts.log('info', 'stopped');

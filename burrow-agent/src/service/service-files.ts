@@ -16,10 +16,15 @@ export interface ServiceTarget {
   readonly stateDir: string | null;
 }
 
-/** Quotes one argument for a systemd ExecStart line (systemd.syntax(7) "Quoting"). */
-function systemdQuote(arg: string): string {
+/**
+ * Quotes one word for a systemd line (systemd.syntax(7) "Quoting"; `%` is a specifier everywhere). `$` is
+ * variable expansion only in ExecStart= (systemd.service(5) "Command lines"); in Environment= it has no
+ * special meaning (systemd.exec(5)), so escaping it there would put a literal `$$` into the variable.
+ */
+function systemdQuote(arg: string, where: 'exec' | 'environment' = 'exec'): string {
   if (/[\0\n]/.test(arg)) throw new RangeError('service arguments cannot contain NUL or newlines');
-  return `"${arg.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%').replace(/\$/g, '$$$$')}"`;
+  const quoted = arg.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%');
+  return `"${where === 'exec' ? quoted.replace(/\$/g, '$$$$') : quoted}"`;
 }
 
 export function systemdUnitPath(env: { XDG_CONFIG_HOME?: string | undefined; HOME: string }): string {
@@ -38,7 +43,9 @@ export function systemdUnit(t: ServiceTarget): string {
     '[Service]',
     'Type=simple',
     `ExecStart=${systemdQuote(t.node)} ${systemdQuote(t.script)} daemon`,
-    ...(t.stateDir !== null ? [`Environment=${systemdQuote(`BURROW_STATE_DIR=${t.stateDir}`)}`] : []),
+    ...(t.stateDir !== null
+      ? [`Environment=${systemdQuote(`BURROW_STATE_DIR=${t.stateDir}`, 'environment')}`]
+      : []),
     'Restart=on-failure',
     'RestartSec=5',
     // SIGTERM is the daemon's orderly shutdown; give it time to end its PTYs.

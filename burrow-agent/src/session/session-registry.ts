@@ -40,9 +40,13 @@ export interface RegistryOptions {
   readonly integrationDir?: string | null | undefined;
 }
 
+/** Most list-change listeners at once (the daemon's session roster; tests add a few). */
+export const MAX_LIST_LISTENERS = 16;
+
 /**
- * A session that died with the previous daemon but still held a TODO (alert-spec Public State): listed as
- * exited until it is cleared, never attachable (no PTY, no screen survives).
+ * A session of the previous daemon (one that held a TODO, alert-spec Public State, or one the daemon's
+ * session roster remembers, src/daemon/session-roster.ts): listed as exited until it is cleared, never
+ * attachable (no PTY, no screen survives). Without an exit code or signal it died with the daemon.
  */
 export interface RestoredSessionEntry {
   readonly id: string;
@@ -50,6 +54,9 @@ export interface RestoredSessionEntry {
   readonly command: readonly string[];
   readonly cwd: string;
   readonly createdAt: number;
+  /** How it had ended before the daemon went, if it had. */
+  readonly exitCode?: number | null | undefined;
+  readonly signal?: number | null | undefined;
 }
 
 export class SessionRegistry {
@@ -57,6 +64,7 @@ export class SessionRegistry {
   private readonly restoredEntries = new Map<string, SessionInfo>();
   private readonly taps: OutputTap[] = [];
   private readonly listeners = new Set<ActivityListener>();
+  private readonly listListeners = new Set<() => void>();
 
   private readonly sweeper: NodeJS.Timeout;
 
@@ -81,6 +89,18 @@ export class SessionRegistry {
   subscribe(listener: ActivityListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Hears that the list itself changed — a session created, renamed, exited, restored or removed — not the
+   * traffic inside one. Returns the unsubscribe.
+   */
+  onListChange(listener: () => void): () => void {
+    if (this.listListeners.size >= MAX_LIST_LISTENERS) {
+      throw new RangeError(`over ${MAX_LIST_LISTENERS} list listeners`);
+    }
+    this.listListeners.add(listener);
+    return () => this.listListeners.delete(listener);
   }
 
   create(req: CreateSessionOptions): Session {
@@ -131,6 +151,7 @@ export class SessionRegistry {
         this.opts.integrationDir === undefined ? defaultIntegrationDir() : this.opts.integrationDir,
     });
     this.sessions.set(id, session);
+    this.listChanged();
     return session;
   }
 
@@ -156,6 +177,8 @@ export class SessionRegistry {
     const command = entry.command
       .slice(0, MAX_COMMAND_ARGS)
       .map((a) => String(a).slice(0, MAX_COMMAND_ARG_BYTES));
+    const exitCode = Number.isInteger(entry.exitCode) ? (entry.exitCode as number) : null;
+    const signal = Number.isInteger(entry.signal) ? (entry.signal as number) : null;
     const info: SessionInfo = {
       id: entry.id,
       name: this.uniqueName(sanitizeSessionName(entry.name)),
@@ -164,16 +187,17 @@ export class SessionRegistry {
       pid: 0,
       createdAt: entry.createdAt,
       status: 'exited',
-      exitCode: null,
-      signal: null,
+      exitCode,
+      signal,
       cols: DEFAULT_COLS,
       rows: DEFAULT_ROWS,
       viewers: 0,
       offset: 0,
       lastOutputAt: null,
-      diedWithDaemon: true,
+      diedWithDaemon: exitCode === null && signal === null,
     };
     this.restoredEntries.set(entry.id, info);
+    this.listChanged();
     return info;
   }
 
@@ -189,10 +213,10 @@ export class SessionRegistry {
   get(ref: string): Session {
     const live = this.findLive(ref);
     if (live !== undefined) return live;
-    if (this.restored(ref) !== null) {
-      throw new NotFoundError(
-        `session "${ref}" died with the previous daemon; clear it with \`burrow kill\``,
-      );
+    const restored = this.restored(ref);
+    if (restored !== null) {
+      const how = restored.diedWithDaemon === true ? 'died with' : 'had ended before';
+      throw new NotFoundError(`session "${ref}" ${how} the previous daemon; clear it with \`burrow kill\``);
     }
     throw new NotFoundError(`no session "${ref}"; list them with \`burrow ls\``);
   }
@@ -202,6 +226,7 @@ export class SessionRegistry {
     const name = sanitizeSessionName(rawName);
     this.checkNameFree(name, s);
     s.name = name;
+    this.listChanged();
     return s;
   }
 
@@ -248,6 +273,17 @@ export class SessionRegistry {
         l(activity);
       } catch (err) {
         this.opts.log('error', `activity listener threw: ${(err as Error).message}`);
+      }
+    }
+    if (activity.type === 'exit' || activity.type === 'remove') this.listChanged();
+  }
+
+  private listChanged(): void {
+    for (const l of this.listListeners) {
+      try {
+        l();
+      } catch (err) {
+        this.opts.log('error', `list listener threw: ${(err as Error).message}`);
       }
     }
   }

@@ -27,8 +27,46 @@ export class StateFileError extends Error {
   override readonly name = 'StateFileError';
 }
 
-/** Writes `data` to `path` atomically with mode 0600. */
+/** Hears the outcome of every atomic write: `null` on success, the error otherwise. */
+export type WriteObserver = (path: string, error: Error | null) => void;
+/** Most observers at once (one daemon has one StorageMonitor; tests may add a few). */
+export const MAX_WRITE_OBSERVERS = 16;
+const observers = new Set<WriteObserver>();
+
+/**
+ * Subscribes to the outcome of every writeFileAtomic in this process, so the daemon can say in `burrow
+ * status` that its disk is full or read-only whichever store hit it (issue 8 "Faults"). Returns the
+ * unsubscribe. An observer that throws is ignored: reporting must never turn a good write into a failure.
+ */
+export function observeWrites(observer: WriteObserver): () => void {
+  if (observers.size >= MAX_WRITE_OBSERVERS)
+    throw new RangeError(`over ${MAX_WRITE_OBSERVERS} write observers`);
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
+function notify(path: string, error: Error | null): void {
+  for (const o of observers) {
+    try {
+      o(path, error);
+    } catch {
+      // see observeWrites
+    }
+  }
+}
+
+/** Writes `data` to `path` atomically with mode 0600; every outcome is reported to the write observers. */
 export function writeFileAtomic(path: string, data: Uint8Array | string): void {
+  try {
+    writeAtomically(path, data);
+  } catch (err) {
+    notify(path, err instanceof Error ? err : new Error(String(err)));
+    throw err;
+  }
+  notify(path, null);
+}
+
+function writeAtomically(path: string, data: Uint8Array | string): void {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   if (bytes.byteLength > MAX_STATE_FILE_BYTES) {
     throw new RangeError(`state file would be ${bytes.byteLength} bytes, over ${MAX_STATE_FILE_BYTES}`);
@@ -43,17 +81,26 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
-    unlinkSync(tmp);
+    removeQuietly(tmp);
     throw err;
   }
   closeSync(fd);
   try {
     renameSync(tmp, path);
   } catch (err) {
-    unlinkSync(tmp);
+    removeQuietly(tmp);
     throw err;
   }
   fsyncDir(dir);
+}
+
+/** Cleanup on an error path: the write's own error (ENOSPC, EROFS…) is what the caller must hear. */
+function removeQuietly(tmp: string): void {
+  try {
+    unlinkSync(tmp);
+  } catch {
+    // a temp file that cannot be removed is never read (see the header); the next write uses a new name
+  }
 }
 
 function fsyncDir(dir: string): void {

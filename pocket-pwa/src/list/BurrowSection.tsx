@@ -137,6 +137,8 @@ export function BurrowSection(props: BurrowSectionProps) {
               onOpen={(e) => onOpen(burrow, e.id)}
               onRename={(e, name) => void conn.rename(e.id, name).catch(fail('Could not rename'))}
               onKill={(e) => void conn.kill(e.id).catch(fail('Could not kill'))}
+              // `kill` of an ended session removes it from the Burrow's list (the port offers no `clear`).
+              onRemove={(e) => void conn.kill(e.id).catch(fail('Could not remove'))}
               onTodo={(e) => conn.todo(e.id, 'toggle')}
               onRestart={(e) =>
                 create({

@@ -11,13 +11,24 @@ export interface SessionRowProps {
   onRename(entry: SessionEntry, name: string): void;
   onKill(entry: SessionEntry): void;
   onRestart(entry: SessionEntry): void;
+  /** Removes an ended session from the Burrow's list. */
+  onRemove(entry: SessionEntry): void;
   onTodo(entry: SessionEntry): void;
 }
 
 type Mode = 'idle' | 'menu' | 'rename' | 'confirm-kill';
 
 /** One session in the list: ring and TODO as words and shapes (never colour alone), plain-text preview. */
-export function SessionRow({ entry, nowMs, onOpen, onRename, onKill, onRestart, onTodo }: SessionRowProps) {
+export function SessionRow({
+  entry,
+  nowMs,
+  onOpen,
+  onRename,
+  onKill,
+  onRestart,
+  onRemove,
+  onTodo,
+}: SessionRowProps) {
   const [mode, setMode] = useState<Mode>('idle');
   const preview = previewText(entry);
   const exit = exitText(entry);
@@ -87,15 +98,26 @@ export function SessionRow({ entry, nowMs, onOpen, onRename, onKill, onRestart, 
               Rename
             </button>
             {entry.exited ? (
-              <button
-                type="button"
-                onClick={() => {
-                  onRestart(entry);
-                  setMode('idle');
-                }}
-              >
-                Restart
-              </button>
+              <>
+                <button
+                  type="button"
+                  onClick={() => {
+                    onRestart(entry);
+                    setMode('idle');
+                  }}
+                >
+                  Restart
+                </button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    onRemove(entry);
+                    setMode('idle');
+                  }}
+                >
+                  Remove
+                </button>
+              </>
             ) : (
               <button type="button" onClick={() => setMode('confirm-kill')}>
                 Kill…

@@ -25,9 +25,21 @@ export function previewText(entry: SessionEntry): string | null {
   return parts.length === 0 ? null : parts.join(' — ');
 }
 
+/**
+ * How an ended session ended, in words. An exit with no code is one the Burrow did not see: the program died
+ * with the Burrow's daemon (a crash, a reboot) and the daemon lists it again after its restart (a PTY that
+ * exits on its own always reports a code, or a signal as 128 + n). Said in words, not only by a colour.
+ */
 export function exitText(entry: SessionEntry): string | null {
   if (!entry.exited) return null;
-  return entry.exitCode === null ? 'exited' : `exited (${entry.exitCode})`;
+  return entry.exitCode === null ? DIED_WITH_BURROW_TEXT : `exited (${entry.exitCode})`;
+}
+
+export const DIED_WITH_BURROW_TEXT = 'ended when Burrow restarted';
+
+/** An ended session the Burrow brought back from its previous run (see exitText): nothing to attach to. */
+export function diedWithBurrow(entry: SessionEntry): boolean {
+  return entry.exited && entry.exitCode === null;
 }
 
 /** The accessible summary of a row, so ringing and TODO are announced, not only coloured. */
