@@ -10,9 +10,27 @@
  * "Environment="): on-failure restarts on a non-zero exit or a signal other than the clean ones (SIGHUP,
  * SIGINT, SIGTERM, SIGPIPE); ExecStart un-escapes `$$` and `%%`, Environment= only `%%`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, DAEMON_LOG_MAX_CHARS, until } from './burrow-daemon.js';
+
+/** What BurrowDaemon's CLI helpers need: they use nothing but `env`. */
+export type BurrowCli = Pick<BurrowDaemon, 'cli' | 'json' | 'pairPhone' | 'stateDir'>;
+
+/** BurrowDaemon's cli/json/pairPhone bound to `env`, for a daemon this helper (not BurrowDaemon) runs. */
+export function burrowCli(env: NodeJS.ProcessEnv): BurrowCli {
+  return Object.create(BurrowDaemon.prototype, { env: { value: env } }) as BurrowDaemon;
+}
+
+/** Builds the agent as BurrowDaemon.start does (tsc -b; also protocol and crypto), before ExecStart runs it. */
+export function buildAgent(): void {
+  const agent = join(REPO_ROOT, 'burrow-agent');
+  const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const built = spawnSync(process.execPath, [tsc, '-b', join(agent, 'tsconfig.json')], { encoding: 'utf8' });
+  if (!existsSync(join(agent, 'dist', 'cli', 'main.js'))) throw new Error(`build failed: ${built.stdout}`);
+}
 
 /** The [Service] directives the agent's unit uses; anything else fails the parse. */
 const KNOWN_SERVICE_KEYS = new Set([
@@ -190,9 +208,9 @@ export class ServiceSupervisor {
     return this.#log;
   }
 
-  /** BurrowDaemon's CLI helpers bound to this unit's environment (they use nothing but `env`). */
-  get daemon(): Pick<BurrowDaemon, 'cli' | 'json' | 'pairPhone' | 'stateDir'> {
-    return Object.create(BurrowDaemon.prototype, { env: { value: this.env } }) as BurrowDaemon;
+  /** The CLI as a user runs it, in this unit's environment. */
+  get daemon(): BurrowCli {
+    return burrowCli(this.env);
   }
 
   /** Sends `signal` to the current process (what a crash, or the OOM killer, does). */
