@@ -1,0 +1,226 @@
+/**
+ * Attention on the phone, end to end (issue 6; alert-spec "Clearing And TODO", DESIGN §5): a REAL `burrow
+ * daemon` process (its attention engine, bash sessions, the CLI) behind the real relay under `wrangler dev`,
+ * which also serves the built Pocket, and Debian's Chromium as the phone, paired with `burrow pair --yes`.
+ *
+ * A session rings while the phone is on the list → the list shows it first, as words and a shape (not colour
+ * alone), with the notification's text as the preview → opening it acknowledges without input, which leaves
+ * the TODO a look leaves → typing acknowledges with input and clears the TODO → a report while the phone
+ * looks at the session does not ring. Then hostile notification text (issue 8): bidi overrides, zero-width
+ * and C1 characters, HTML, 6 KB of text, and a 1 MB OSC 9 — shown as bounded plain text, or not at all.
+ * Screenshots land in test-artifacts/attention-*.png.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
+import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
+import { ARTIFACTS_DIR, CHROMIUM_PATH, launchPhone } from './pocket-browser.js';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const POCKET_DIST = join(ROOT, 'pocket-pwa', 'dist');
+const BIN = join(ROOT, 'burrow-agent', 'bin', 'burrow.js');
+/** burrow-agent/src/terminal/limits.ts: NOTIFY_TITLE_MAX_CODE_POINTS, NOTIFY_BODY_MAX_CODE_POINTS. */
+const TITLE_MAX = 256;
+const BODY_MAX = 1024;
+
+interface Row {
+  readonly id: string;
+  readonly name: string;
+  readonly status: string;
+  readonly ringing: boolean;
+  readonly todo: boolean;
+  readonly notification: { source: string; title: string | null; body: string | null } | null;
+}
+
+let relay: RelayHandle;
+let daemon: BurrowDaemon;
+let phone: Awaited<ReturnType<typeof launchPhone>>;
+let context: BrowserContext;
+let page: Page;
+const pageLog: string[] = [];
+
+const rows = () => daemon.json<Row[]>('ls', '--json');
+const row = async (name: string) => {
+  const found = (await rows()).find((r) => r.name === name);
+  if (found === undefined) throw new Error(`no session named ${name}`);
+  return found;
+};
+const section = () => page.getByRole('region', { name: /./ }).first();
+const sessionItems = () => section().locator('li.session');
+const itemFor = (name: string) =>
+  sessionItems().filter({ has: page.getByRole('button', { name: `Open ${name}` }) });
+
+/** Starts a bash session through the CLI, the way a user would; its id. */
+async function newSession(name: string, ...command: string[]): Promise<string> {
+  const r = await daemon.cli('new', '--name', name, ...(command.length > 0 ? ['--', ...command] : []));
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trim();
+}
+
+/** `burrow pair --yes` while the phone opens the link it prints (the link is the QR code's content). */
+async function pairThePhone(): Promise<void> {
+  const pair = spawn(process.execPath, [BIN, 'pair', '--yes', '--label', 'e2e phone'], {
+    env: daemon.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  pair.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const exited = new Promise<number | null>((r) => pair.once('exit', (c) => r(c)));
+  try {
+    await until(() => /#pair=\S+/.test(out), 'the pairing link');
+    await page.goto(/(http\S+#pair=\S+)/.exec(out)![1]!);
+    expect(await exited).toBe(0);
+  } finally {
+    if (pair.exitCode === null) pair.kill('SIGTERM');
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package`);
+  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
+    cwd: join(ROOT, 'pocket-pwa'),
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
+  relay = await startRelay({ assetsDir: POCKET_DIST });
+  daemon = await BurrowDaemon.start({ env: { PS1: '$ ', HISTFILE: '/dev/null' } });
+  const enrolled = await daemon.cli('enroll', '--relay', relay.url, '--json');
+  expect(enrolled.code, enrolled.stderr).toBe(0);
+  await until(
+    async () =>
+      (await daemon.json<{ relay: { state: string } }>('status', '--json')).relay.state === 'connected',
+    'the relay link',
+  );
+  phone = await launchPhone();
+  context = phone.context;
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (m) => pageLog.push(`console.${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => pageLog.push(`pageerror: ${e.message}`));
+}, 180_000);
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state !== 'fail') return;
+  await page?.screenshot({
+    path: join(ARTIFACTS_DIR, `failed-attention-${ctx.task.name.replace(/\W+/g, '-')}.png`),
+  });
+  console.error(`page log:\n${pageLog.slice(-40).join('\n')}\ndaemon log:\n${daemon?.log.slice(-4000)}`);
+});
+
+afterAll(async () => {
+  await phone?.close();
+  if (daemon !== undefined) expect(await daemon.stop()).toBe(0);
+  await relay?.stop();
+});
+
+describe('attention in a phone browser, against a real daemon', () => {
+  it('a session that rings while the phone is on the list shows first, in words, with its text', async () => {
+    await newSession('aa-shell');
+    await pairThePhone();
+    await section().getByText('connected').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Open aa-shell' }).waitFor({ timeout: 20_000 });
+    // Created second and sorting after "aa-shell" by name: only the ring can put it first.
+    await newSession('zz-build', '/bin/bash', '-c', "sleep 1; printf '\\033]9;build done\\007'; exec bash");
+    await until(async () => (await row('zz-build')).ringing, 'zz-build to ring', 15_000);
+    expect(await row('zz-build')).toMatchObject({
+      status: 'ALERT_RINGING',
+      notification: { source: 'osc9', body: 'build done' },
+    });
+    const ringing = itemFor('zz-build');
+    await ringing.getByText('Needs you').waitFor({ timeout: 10_000 });
+    await expect.poll(() => sessionItems().first().textContent()).toContain('zz-build');
+    expect(await ringing.locator('.session-preview').textContent()).toContain('build done');
+    // Not by colour alone: the ring is a word and a bell glyph, and the row says so to a screen reader.
+    expect(await ringing.locator('.badge').first().textContent()).toMatch(/Needs you/);
+    expect(await itemFor('aa-shell').getByText('Needs you').count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'attention-1-ringing.png') });
+  });
+
+  it('opening the session acknowledges without input: the ring stops and the look leaves a TODO', async () => {
+    await page.getByRole('button', { name: 'Open zz-build' }).tap();
+    await page.locator('.term-host[data-painted="yes"]').waitFor({ timeout: 20_000 });
+    await until(async () => !(await row('zz-build')).ringing, 'the ring to be acknowledged', 10_000);
+    expect(await row('zz-build')).toMatchObject({ ringing: false, todo: true });
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'attention-2-opened.png') });
+  });
+
+  it('typing into the session acknowledges with input and clears the TODO', async () => {
+    await page.locator('.xterm-helper-textarea').focus();
+    await page.keyboard.type('echo typed-here');
+    await page.keyboard.press('Enter');
+    await until(async () => !(await row('zz-build')).todo, 'the TODO to clear', 10_000);
+    expect(await row('zz-build')).toMatchObject({ ringing: false, todo: false });
+  });
+
+  it('a report while the phone is looking at the session does not ring', async () => {
+    await page.keyboard.type("printf '\\033]9;while you look\\007'");
+    await page.keyboard.press('Enter');
+    // Engaged (present and focused here): the report is held, not rung (alert-spec "holding for engaged
+    // sessions"); it would ring only if this viewer's presence lapsed to idle.
+    await page.getByText('while you look').first().waitFor({ timeout: 10_000 });
+    await new Promise((r) => setTimeout(r, 2_000));
+    const looked = await row('zz-build');
+    expect(looked.ringing).toBe(false);
+    expect(looked.status).not.toBe('ALERT_RINGING');
+    await page.goBack();
+    await page.getByRole('button', { name: 'Open zz-build' }).waitFor({ timeout: 20_000 });
+    expect(await itemFor('zz-build').getByText('Needs you').count()).toBe(0);
+    expect(await itemFor('zz-build').getByText('TODO', { exact: true }).count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'attention-3-cleared.png') });
+  });
+
+  it('hostile notification text shows on the phone as bounded plain text (issue 8)', async () => {
+    // OSC 777: title = HTML, body = bidi override + zero-width + C1 CSI + HTML + 6,000 characters.
+    const script = [
+      'sleep 1',
+      `printf '\\033]777;notify;<img src=x onerror=alert(1)>;\\342\\200\\256evil\\342\\200\\213 \\302\\233 <b>bold</b> %s\\007' "$(head -c 6000 /dev/zero | tr '\\0' x)"`,
+      'exec bash',
+    ].join('; ');
+    await newSession('hostile', '/bin/bash', '-c', script);
+    await until(async () => (await row('hostile')).ringing, 'hostile to ring', 15_000);
+    const item = itemFor('hostile');
+    await item.getByText('Needs you').waitFor({ timeout: 10_000 });
+    const preview = (await item.locator('.session-preview').textContent()) ?? '';
+    expect(preview).toContain('<img src=x onerror=alert(1)>');
+    expect(preview).toContain('<b>bold</b>');
+    expect(preview).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b-\u200f\u0080-\u009f\u001b]/);
+    expect([...preview].length).toBeLessThanOrEqual(TITLE_MAX + BODY_MAX + ' — '.length);
+    // Shown as text: no element was made from it. On the list it takes at most three lines (a glance).
+    expect(await item.locator('img, b').count()).toBe(0);
+    const box = await item.locator('.session-preview').evaluate((el) => {
+      const e = el as unknown as { clientHeight: number; ownerDocument: { defaultView: unknown } };
+      const view = e.ownerDocument.defaultView as {
+        getComputedStyle(x: unknown): { lineHeight: string; fontSize: string };
+      };
+      const style = view.getComputedStyle(el);
+      // 'normal' line height is about 1.2 em; allow 1.5 em so the check is about line COUNT only.
+      const line = Number.parseFloat(style.lineHeight) || Number.parseFloat(style.fontSize) * 1.5;
+      return { height: e.clientHeight, line };
+    });
+    expect(box.height).toBeLessThanOrEqual(Math.ceil(box.line * 3) + 1);
+    const { notification } = await row('hostile');
+    expect([...(notification?.body ?? '')].length).toBeLessThanOrEqual(BODY_MAX);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, 'attention-4-hostile.png') });
+  });
+
+  it('a 1 MB OSC 9 is dropped whole (no ring, no text) and the parser still hears the next report', async () => {
+    const script = [
+      'sleep 1',
+      `printf '\\033]9;%s\\007' "$(head -c 1048576 /dev/zero | tr '\\0' y)"`,
+      'sleep 1',
+      "printf '\\033]9;after the flood\\007'",
+      'exec bash',
+    ].join('; ');
+    await newSession('flood', '/bin/bash', '-c', script);
+    await until(async () => (await row('flood')).ringing, 'flood to ring', 20_000);
+    expect((await row('flood')).notification?.body).toBe('after the flood');
+    await itemFor('flood').getByText('Needs you').waitFor({ timeout: 10_000 });
+    expect((await itemFor('flood').locator('.session-preview').textContent()) ?? '').not.toContain('yyyy');
+  });
+});
