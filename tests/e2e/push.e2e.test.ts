@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PUSH_TEXT_MAX_CODE_POINTS } from '@burrow/crypto';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
@@ -181,6 +182,11 @@ const pushesSeen = async (): Promise<number[]> => {
     return g.__seenBytes;
   });
 };
+const closeNotification = (tag: string) =>
+  page.evaluate(async (t) => {
+    const scope = globalThis as unknown as PageScope;
+    for (const n of await (await scope.navigator.serviceWorker.ready).getNotifications({ tag: t })) n.close();
+  }, tag);
 const waitForNotification = async (tag: string) => {
   await until(async () => (await notifications()).some((n) => n.tag === tag), `a notification tagged ${tag}`);
   return (await notifications()).filter((n) => n.tag === tag);
@@ -231,6 +237,18 @@ describe('Pocket push in a phone browser', () => {
       'the newer ring',
     );
     expect(await waitForNotification(sessionId)).toHaveLength(1);
+  });
+
+  it('hostile label text (bidi, zero-width, C1, HTML, ANSI, 1 MB) shows as a bounded plain title (issue 8)', async () => {
+    const hostileId = burrow.registry.create({ name: 'hostile', cwd: burrow.stateDir, command: [] }).id;
+    const label = `\u202Eevil\u200B \u009B\u001b[31m <img src=x onerror=alert(1)> ${'y'.repeat(1_000_000)}`;
+    await deliverViaDevTools(await burrowPush(hostileId, label));
+    const [shown] = await waitForNotification(hostileId);
+    expect(shown!.title).toContain('<img src=x onerror=alert(1)>');
+    expect(shown!.title).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b-\u200f\u0080-\u009f\u001b]/);
+    expect([...shown!.title].length).toBeLessThanOrEqual(PUSH_TEXT_MAX_CODE_POINTS);
+    expect(shown!.title.endsWith('\u2026')).toBe(true);
+    await closeNotification(hostileId);
   });
 
   it('a click on the notification lands on that session', async () => {
