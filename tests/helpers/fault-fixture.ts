@@ -105,3 +105,39 @@ export function firstStreamFault(numbers: readonly number[], end: number): numbe
   for (let i = 0; i < numbers.length; i++) if (numbers[i] !== i + 1) return i;
   return numbers.length === end ? -1 : numbers.length;
 }
+
+/** A phone attached to a fresh interactive bash: `echo()` types a command and times its output coming back. */
+export async function attachedShell(daemon: BurrowDaemon, conn: BurrowConnection) {
+  const r = await daemon.cli('new', '--name', 'shell', '--', '/bin/bash', '--norc', '--noprofile');
+  if (r.code !== 0) throw new Error(`burrow new failed: ${r.stderr}`);
+  const id = r.stdout.trim();
+  await until(() => conn.status.kind === 'connected' && conn.sessions.has(id), 'the shell in the directory');
+  let text = '';
+  let snapshots = 0;
+  const term = conn.attach(
+    id,
+    { cols: 80, rows: 24 },
+    {
+      onSnapshot: () => void snapshots++,
+      onOutput: (d) => {
+        text += new TextDecoder().decode(d);
+      },
+    },
+  );
+  await until(() => snapshots >= 1, 'the attach snapshot');
+  let n = 0;
+  return {
+    id,
+    get snapshots() {
+      return snapshots;
+    },
+    /** Types `echo E<n>$((1+1))` and resolves with the ms until `E<n>2` (only the shell's output has it). */
+    async echo(timeoutMs = 10_000): Promise<number> {
+      n++;
+      const started = Date.now();
+      term.input(`echo E${n}$((1+1))\r`);
+      await until(() => text.includes(`E${n}2`), `echo ${n}`, timeoutMs);
+      return Date.now() - started;
+    },
+  };
+}

@@ -5,7 +5,8 @@ import { CLOSE_MESSAGES, type CloseCode } from '@burrow/protocol';
 
 export type LinkStatus =
   | { readonly kind: 'not-enrolled' }
-  | { readonly kind: 'connecting' }
+  /** `after`: why the previous socket ended, kept while the retry is in flight (it may hang for 15 s). */
+  | { readonly kind: 'connecting'; readonly after?: string }
   | { readonly kind: 'connected'; readonly sinceMs: number }
   | { readonly kind: 'reconnecting'; readonly atMs: number; readonly reason: string }
   | { readonly kind: 'stopped' };
@@ -16,7 +17,7 @@ export function describeLinkStatus(status: LinkStatus, nowMs: number): string {
     case 'not-enrolled':
       return 'not enrolled (run `burrow enroll --relay <url>`)';
     case 'connecting':
-      return 'connecting';
+      return status.after === undefined ? 'connecting' : `connecting again: ${status.after}`;
     case 'connected':
       return 'connected';
     case 'reconnecting': {

@@ -62,6 +62,10 @@ describe('describeLinkStatus', () => {
       describeLinkStatus({ kind: 'reconnecting', atMs: 4000, reason: 'the connection dropped' }, 100),
     ).toBe('reconnecting in 4 s: the connection dropped');
     expect(describeLinkStatus({ kind: 'not-enrolled' }, 0)).toMatch(/^not enrolled/);
+    expect(describeLinkStatus({ kind: 'connecting' }, 0)).toBe('connecting');
+    expect(describeLinkStatus({ kind: 'connecting', after: 'the relay stopped answering' }, 0)).toBe(
+      'connecting again: the relay stopped answering',
+    );
   });
 });
 
@@ -119,6 +123,7 @@ describe('RelayLink', () => {
         if (!binary) pings.push(String(d));
       });
     });
+    const statuses: LinkStatus[] = [];
     const reasons: string[] = [];
     const link = new RelayLink({
       relayUrl: url,
@@ -126,6 +131,7 @@ describe('RelayLink', () => {
       burrowToken: TOKEN,
       onFrame: () => {},
       onStatus: (s) => {
+        statuses.push(s);
         if (s.kind === 'reconnecting') reasons.push(s.reason);
       },
       backoff: quickBackoff,
@@ -134,6 +140,8 @@ describe('RelayLink', () => {
     cleanup.push(() => link.stop());
     link.start();
     await until(() => reasons.length > 0 && connections >= 2);
+    // The retry in flight keeps saying why the last socket ended (a retry may hang until connectTimeoutMs).
+    expect(statuses).toContainEqual({ kind: 'connecting', after: 'the relay stopped answering' });
     expect(pings[0]).toBe(KEEPALIVE_PING);
     // Pings repeat while the socket stays silent (50 ms apart, dead at 200 ms): one lost ping is not death.
     expect(pings.length).toBeGreaterThanOrEqual(2);

@@ -147,7 +147,12 @@ export class RelayLink {
   }
 
   #connect(): void {
-    this.#setStatus({ kind: 'connecting' });
+    const previous = this.#status;
+    this.#setStatus(
+      previous.kind === 'reconnecting'
+        ? { kind: 'connecting', after: previous.reason }
+        : { kind: 'connecting' },
+    );
     const socket = new WebSocket(agentSocketUrl(this.#o.relayUrl, this.#o.burrowId), {
       headers: { authorization: `Bearer ${this.#o.burrowToken}` },
       maxPayload: MAX_AGENT_FRAME_BYTES,

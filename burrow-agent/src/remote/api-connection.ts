@@ -86,7 +86,9 @@ export class ApiConnection {
       throw new RangeError('silenceCloseMs must be a positive integer');
     this.#silence = setTimeout(() => {
       this.#o.log(`remote: ${this.#o.viewerId} sent nothing for ${silenceMs} ms; closing its connection`);
-      this.#close(CloseCode.GOING_AWAY);
+      // NORMAL: CLOSE_CLIENT takes 1000 or a Burrow code (4100..4199) and the table has no "silent" one yet.
+      // The phone is unreachable anyway; the close frees the relay's socket and this connection's viewer.
+      this.#close(CloseCode.NORMAL);
     }, silenceMs);
     this.#silence.unref();
   }
