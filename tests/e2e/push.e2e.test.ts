@@ -1,6 +1,6 @@
 /**
  * Pocket's push end to end (issue 7, DESIGN §8): the built app served by the real relay under `wrangler dev`
- * with VAPID configured and the development loopback switch, a real Burrow remote side (push-burrow.ts), the local push
+ * with VAPID configured and the development loopback switch, a real Burrow remote side (tests/helpers/remote-burrow.ts with the settings port), the local push
  * service (VAPID verified, RFC 8291 decrypted by http_ece) and Debian's Chromium as the phone. Only
  * `PushManager.subscribe` / `getSubscription` are stubbed (push-stub.ts). Screenshots land in test-artifacts/.
  */
@@ -13,9 +13,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { LocalPushService } from '../helpers/push-service.js';
+import { memoryAlarms, startRemoteBurrow } from '../helpers/remote-burrow.js';
 
 import { ARTIFACTS_DIR, CHROMIUM_PATH, launchPhone } from './pocket-browser.js';
-import { startPushBurrow } from './push-burrow.js';
 import { stubPushManager } from './push-stub.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -24,7 +24,7 @@ const SUBJECT = 'mailto:relay-operator@example.com';
 
 let service: LocalPushService;
 let relay: RelayHandle;
-let burrow: Awaited<ReturnType<typeof startPushBurrow>>;
+let burrow: Awaited<ReturnType<typeof startRemoteBurrow>>;
 let phone: Awaited<ReturnType<typeof launchPhone>>;
 let context: BrowserContext;
 let page: Page;
@@ -104,7 +104,7 @@ beforeAll(async () => {
     assetsDir: POCKET_DIST,
     vars: { VAPID_PRIVATE_KEY: secret, VAPID_SUBJECT: SUBJECT, DEV_ALLOW_LOOPBACK_PUSH: '1' },
   });
-  burrow = await startPushBurrow(relay.url);
+  burrow = await startRemoteBurrow(relay.url, { alarms: memoryAlarms() });
   await until(() => burrow.service.linkStatus.kind === 'connected', 'the relay link');
   phone = await launchPhone();
   context = phone.context;

@@ -7,15 +7,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AlertSettings } from '@burrow/protocol';
+import { DEFAULT_ALERT_SETTINGS } from '../../burrow-agent/src/attention/settings.js';
 import { QUIET_PUBLIC_STATE } from '../../burrow-agent/src/attention-host/public-state.js';
 import type { AttentionPort, PublicAttentionState } from '../../burrow-agent/src/remote/attention-port.js';
 import type { PairApprover } from '../../burrow-agent/src/remote/remote-endpoint.js';
-import { RemoteService } from '../../burrow-agent/src/remote/remote-service.js';
+import { RemoteService, type RemoteServiceOptions } from '../../burrow-agent/src/remote/remote-service.js';
 import { enrollCommand } from '../../burrow-agent/src/remote-cli/enroll-command.js';
 import { SessionRegistry } from '../../burrow-agent/src/session/session-registry.js';
 import { openStateStore } from '../../burrow-agent/src/state/burrow-state.js';
 
 const IDLE: PublicAttentionState = QUIET_PUBLIC_STATE;
+type AlarmsPort = NonNullable<RemoteServiceOptions['alarms']>;
 
 /** Records every verb the remote API routes to the engine, so tests can check the routing. */
 export class RecordingAttention implements AttentionPort {
@@ -44,7 +47,33 @@ export class RecordingAttention implements AttentionPort {
   }
 }
 
-export async function startRemoteBurrow(relayUrl: string) {
+/**
+ * The settings port the daemon wires in (what the remote API's `push-test` / `push-status` / settings go
+ * through), holding the alert settings in memory as the attention host would after a fresh start.
+ */
+export function memoryAlarms(): AlarmsPort {
+  let settings: AlertSettings = DEFAULT_ALERT_SETTINGS;
+  let rules: readonly string[] = [];
+  return {
+    settings: () => settings,
+    updateSettings: (patch) => {
+      settings = { ...settings, ...patch };
+      return settings;
+    },
+    watchRules: () => rules,
+    setWatchRules: (next) => {
+      rules = [...next];
+      return rules;
+    },
+  };
+}
+
+export interface RemoteBurrowOptions {
+  /** The daemon's settings port; without it the remote API answers settings and push verbs `unknown_message`. */
+  readonly alarms?: AlarmsPort;
+}
+
+export async function startRemoteBurrow(relayUrl: string, options: RemoteBurrowOptions = {}) {
   const stateDir = mkdtempSync(join(tmpdir(), 'burrow-state-'));
   const store = openStateStore(stateDir);
   await enrollCommand({ relayUrl, secret: null }, store);
@@ -63,6 +92,7 @@ export async function startRemoteBurrow(relayUrl: string) {
     registry,
     attention,
     log: (m) => logs.push(m),
+    ...(options.alarms === undefined ? {} : { alarms: options.alarms }),
   });
   service.start();
   let approver: PairApprover = async () => true;
