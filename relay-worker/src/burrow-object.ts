@@ -1,7 +1,8 @@
 /**
  * One Durable Object per Burrow: a thin shell around `RelayRouter` (socket routing) and `BurrowStore`
  * (SQLite record). Uses the WebSocket Hibernation API so idle sockets cost nothing: every socket is accepted
- * with `ctx.acceptWebSocket`, carries only its `SocketMeta` as attachment, and keep-alive pings are answered
+ * with `ctx.acceptWebSocket`, carries only its `SocketMeta` (routing metadata: role, connId, open time, and for a
+ * phone its source key and whether it has spoken) as attachment, and keep-alive pings are answered
  * by the runtime's auto-response without waking the object. On wake, the constructor rebuilds routing from
  * `ctx.getWebSockets()`. [SPEC: RL-DO-1..4]
  */
@@ -25,6 +26,7 @@ import { PUSH_SEND_RATE_PER_BURROW } from './limits.js';
 import { handlePushSend } from './push/push-send.js';
 import { vapidSignerFromConfig } from './push/vapid-config.js';
 import { RelayRouter, type SocketMeta } from './relay-router.js';
+import { sourceKey } from './source-key.js';
 import { type TokenBucketState, take } from './token-bucket.js';
 import { bearerToken, constantTimeEqual, hashToken } from './tokens.js';
 
@@ -165,7 +167,8 @@ export class BurrowObject extends DurableObject<Env> {
       this.router.agentOpened(server, meta);
       return new Response(null, { status: 101, webSocket: client });
     }
-    const admission = this.router.admitClient();
+    // The Worker forwarded the request as received, so this is the address its per-source limit used.
+    const admission = this.router.admitClient(sourceKey(request.headers.get('CF-Connecting-IP')));
     // A browser cannot read an HTTP status from a failed upgrade, so refuse with a close code it can show.
     if (!admission.ok) return refuseSocket(admission.code);
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
@@ -181,8 +184,13 @@ export class BurrowObject extends DurableObject<Env> {
     const meta = ws.deserializeAttachment() as SocketMeta | null;
     if (meta === null) return;
     const data = typeof message === 'string' ? message : new Uint8Array(message);
-    if (meta.role === 'agent') this.router.agentMessage(ws, meta, data);
-    else this.router.clientMessage(meta, data);
+    if (meta.role === 'agent') {
+      this.router.agentMessage(ws, meta, data);
+      return;
+    }
+    // Once per socket: a phone that spoke is never displaced, and that must survive a wake (RL-DO-3).
+    if (meta.spoke !== true) ws.serializeAttachment({ ...meta, spoke: true } satisfies SocketMeta);
+    this.router.clientMessage(meta, data);
   }
 
   override webSocketClose(ws: WebSocket, code: number): void {

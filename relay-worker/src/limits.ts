@@ -16,6 +16,21 @@ export const AGENT_FRAME_MAX_BYTES = MAX_AGENT_FRAME_BYTES;
 /** Phone sockets open at once per Burrow. One more → close TOO_MANY_CLIENTS (4004). */
 export const MAX_CLIENTS_PER_BURROW = 16;
 
+/**
+ * Phone sockets open at once per Burrow from one source address (RL-LIM-4's key): half the Burrow's slots.
+ * A handshake that never finishes holds its slot until the Burrow's budget closes it (10 s), so without this
+ * one address could fill every slot and lock the owner's phone out. One more → close TOO_MANY_CLIENTS (4004),
+ * before the per-Burrow connect bucket is touched, so a refused flood does not drain it either.
+ */
+export const MAX_CLIENTS_PER_SOURCE = MAX_CLIENTS_PER_BURROW / 2;
+
+/**
+ * A phone socket that has sent no frame for this long (ms) may be displaced by a newcomer when every slot is
+ * taken (closed TOO_MANY_CLIENTS). A phone sends its message 1 as soon as the socket opens, so two seconds is
+ * generous even on a slow network, and a silent socket keeps no handshake state anywhere.
+ */
+export const SILENT_CLIENT_DISPLACEABLE_AFTER_MS = 2_000;
+
 /** New phone sockets per Burrow: burst of 20 (above MAX_CLIENTS_PER_BURROW), then one per second. Over → RATE_LIMITED (4005). */
 export const CLIENT_CONNECT_RATE_PER_BURROW: TokenBucketConfig = { capacity: 20, refillIntervalMs: 1_000 };
 
@@ -60,6 +75,7 @@ export const PUBLISHED_LIMITS: Readonly<Record<string, number>> = {
   clientFrameMaxBytes: CLIENT_FRAME_MAX_BYTES,
   agentFrameMaxBytes: AGENT_FRAME_MAX_BYTES,
   maxClientsPerBurrow: MAX_CLIENTS_PER_BURROW,
+  maxClientsPerSource: MAX_CLIENTS_PER_SOURCE,
   maxDeliveriesPerBurrow: MAX_DELIVERIES_PER_BURROW,
   maxJsonBodyBytes: MAX_JSON_BODY_BYTES,
   maxPushTargets: MAX_PUSH_TARGETS,

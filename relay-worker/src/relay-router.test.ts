@@ -7,7 +7,12 @@ import {
 } from '@burrow/protocol';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_CONNECT_RATE_PER_BURROW, MAX_CLIENTS_PER_BURROW } from './limits.js';
+import {
+  CLIENT_CONNECT_RATE_PER_BURROW,
+  MAX_CLIENTS_PER_BURROW,
+  MAX_CLIENTS_PER_SOURCE,
+  SILENT_CLIENT_DISPLACEABLE_AFTER_MS,
+} from './limits.js';
 import { RelayRouter, type RelaySocket, type SocketMeta } from './relay-router.js';
 
 class FakeSocket implements RelaySocket {
@@ -32,8 +37,10 @@ function harness() {
   const agent = new FakeSocket();
   const agentMeta = router.agentMeta();
   router.agentOpened(agent, agentMeta);
-  const open = () => {
-    const admission = router.admitClient();
+  let sources = 0;
+  /** A phone from its own source address unless one is given. */
+  const open = (source = `src4:10.0.0.${++sources}`) => {
+    const admission = router.admitClient(source);
     if (!admission.ok) throw new Error(`refused ${admission.code}`);
     const socket = new FakeSocket();
     router.clientOpened(socket, admission.meta);
@@ -45,7 +52,7 @@ function harness() {
 describe('RelayRouter', () => {
   it('refuses phones while no agent is connected', () => {
     const router = new RelayRouter<FakeSocket>({ now: () => 0, nextId: () => 1 });
-    expect(router.admitClient()).toEqual({ ok: false, code: CloseCode.AGENT_OFFLINE });
+    expect(router.admitClient('src4:10.0.0.1')).toEqual({ ok: false, code: CloseCode.AGENT_OFFLINE });
   });
 
   it('announces phones, routes by connId and reports closes', () => {
@@ -140,20 +147,95 @@ describe('RelayRouter', () => {
   it('bounds phones per Burrow and their connection rate, with the injected clock', () => {
     const { router, open, advance } = harness();
     const phones = Array.from({ length: MAX_CLIENTS_PER_BURROW }, () => open());
-    expect(router.admitClient()).toEqual({ ok: false, code: CloseCode.TOO_MANY_CLIENTS });
+    expect(router.admitClient('src4:10.9.9.9')).toEqual({ ok: false, code: CloseCode.TOO_MANY_CLIENTS });
     for (const p of phones) router.clientClosed(p.meta, 1000);
     // 16 tokens spent; 4 left of the burst.
     const left = CLIENT_CONNECT_RATE_PER_BURROW.capacity - MAX_CLIENTS_PER_BURROW;
     for (let i = 0; i < left; i++) router.clientClosed(open().meta, 1000);
-    expect(router.admitClient()).toEqual({ ok: false, code: CloseCode.RATE_LIMITED });
+    expect(router.admitClient('src4:10.9.9.9')).toEqual({ ok: false, code: CloseCode.RATE_LIMITED });
     advance(CLIENT_CONNECT_RATE_PER_BURROW.refillIntervalMs);
-    expect(router.admitClient().ok).toBe(true);
+    expect(router.admitClient('src4:10.9.9.9').ok).toBe(true);
+  });
+
+  it('gives one source at most its share of the slots, without spending the connect bucket on refusals', () => {
+    const { router, open } = harness();
+    for (let i = 0; i < MAX_CLIENTS_PER_SOURCE; i++) open('src4:203.0.113.7');
+    for (let i = 0; i < 50; i++) {
+      expect(router.admitClient('src4:203.0.113.7')).toEqual({ ok: false, code: CloseCode.TOO_MANY_CLIENTS });
+    }
+    // The refused 50 spent nothing: the rest of the burst is still there for other sources.
+    const left = CLIENT_CONNECT_RATE_PER_BURROW.capacity - MAX_CLIENTS_PER_SOURCE;
+    for (let i = 0; i < Math.min(left, MAX_CLIENTS_PER_BURROW - MAX_CLIENTS_PER_SOURCE); i++) open();
+    expect(router.clientCount).toBe(MAX_CLIENTS_PER_BURROW);
+  });
+
+  it('lets a newcomer displace the oldest socket that never spoke once every slot is taken', () => {
+    const { router, agent, open, advance } = harness();
+    const phones = Array.from({ length: MAX_CLIENTS_PER_BURROW }, () => {
+      const p = open();
+      advance(10);
+      return p;
+    });
+    // The oldest one is a real phone: it sent its message 1, so it is never displaced.
+    router.clientMessage(phones[0]!.meta, new Uint8Array([1]));
+    // Too young to be displaced: the newcomer is refused, and no token is spent.
+    expect(router.admitClient('src4:198.51.100.1')).toEqual({ ok: false, code: CloseCode.TOO_MANY_CLIENTS });
+    advance(SILENT_CLIENT_DISPLACEABLE_AFTER_MS);
+    const newcomer = open('src4:198.51.100.1');
+    expect(phones[0]!.socket.closed).toBeNull();
+    expect(phones[1]!.socket.closed?.code).toBe(CloseCode.TOO_MANY_CLIENTS);
+    expect(agent.frames()).toContainEqual({
+      type: 'client_closed',
+      connId: phones[1]!.meta.connId,
+      code: CloseCode.TOO_MANY_CLIENTS,
+    });
+    expect(router.clientCount).toBe(MAX_CLIENTS_PER_BURROW);
+    // The newcomer speaks at once; the next one displaces the next silent socket, never a speaker.
+    router.clientMessage(newcomer.meta, new Uint8Array([1]));
+    open('src4:198.51.100.2');
+    expect(phones[2]!.socket.closed?.code).toBe(CloseCode.TOO_MANY_CLIENTS);
+    expect(newcomer.socket.closed).toBeNull();
+  });
+
+  it('never displaces a socket that spoke, whatever the order of events (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constant('open' as const), fc.nat(MAX_CLIENTS_PER_BURROW - 1), fc.nat(3000)), {
+          maxLength: 80,
+        }),
+        (steps) => {
+          const { router, advance } = harness();
+          const live: Array<{ socket: FakeSocket; meta: SocketMeta; spoke: boolean }> = [];
+          let n = 0;
+          for (const step of steps) {
+            if (step === 'open') {
+              const admission = router.admitClient(`src4:10.1.0.${++n}`);
+              if (!admission.ok) continue;
+              const socket = new FakeSocket();
+              router.clientOpened(socket, admission.meta);
+              live.push({ socket, meta: admission.meta, spoke: false });
+            } else if (typeof step === 'number' && step < MAX_CLIENTS_PER_BURROW) {
+              const target = live[step];
+              if (target && !target.socket.closed) {
+                router.clientMessage(target.meta, new Uint8Array([1]));
+                target.spoke = true;
+              }
+            }
+            if (typeof step === 'number') advance(step);
+          }
+          for (const p of live) if (p.spoke) expect(p.socket.closed).toBeNull();
+          expect(router.clientCount).toBeLessThanOrEqual(MAX_CLIENTS_PER_BURROW);
+        },
+      ),
+      { seed: 0x51e7, numRuns: 200 },
+    );
   });
 
   it('restores routing from socket attachments after a wake', () => {
     const { router, agent, agentMeta, open } = harness();
     const a = open();
-    const woke = new RelayRouter<FakeSocket>({ now: () => 0, nextId: () => 99 });
+    let wokeIds = 99;
+    const woke = new RelayRouter<FakeSocket>({ now: () => 0, nextId: () => wokeIds++ });
     const sockets: Array<{ socket: FakeSocket; meta: SocketMeta | null }> = [
       { socket: agent, meta: agentMeta },
       { socket: a.socket, meta: a.meta },
@@ -162,6 +244,14 @@ describe('RelayRouter', () => {
     woke.restore(sockets);
     expect(woke.agentConnected).toBe(true);
     expect(woke.clientCount).toBe(1);
+    // The restored phone keeps its source: that source's share is counted after a wake too.
+    for (let i = 1; i < MAX_CLIENTS_PER_SOURCE; i++) {
+      const admission = woke.admitClient(a.meta.source!);
+      if (!admission.ok) throw new Error(`refused ${admission.code}`);
+      woke.clientOpened(new FakeSocket(), admission.meta);
+    }
+    expect(woke.admitClient(a.meta.source!)).toEqual({ ok: false, code: CloseCode.TOO_MANY_CLIENTS });
+    expect(woke.clientCount).toBe(MAX_CLIENTS_PER_SOURCE);
     woke.clientMessage(a.meta, new Uint8Array([7]));
     expect(agent.frames().at(-1)).toEqual({
       type: 'data',

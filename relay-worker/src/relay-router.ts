@@ -9,6 +9,10 @@
  * - When the agent goes away, every phone socket is closed AGENT_DISCONNECTED: their Noise sessions lived in
  *   the agent and cannot continue on another agent socket.
  * - Payloads are never parsed: the relay reads only the 5-byte agent header and the frame length.
+ * - Phone sockets that have not finished a handshake cost a slot until the Burrow's budget closes them, so one
+ *   source holds at most MAX_CLIENTS_PER_SOURCE slots, and when every slot is taken a newcomer displaces the
+ *   oldest socket that has never sent a frame (a phone sends message 1 at once; a silent one is no phone
+ *   in the middle of a handshake). The owner's phone is never locked out by sockets that say nothing.
  */
 import {
   AGENT_FRAME_HEADER_BYTES,
@@ -25,6 +29,8 @@ import {
   CLIENT_CONNECT_RATE_PER_BURROW,
   CLIENT_FRAME_MAX_BYTES,
   MAX_CLIENTS_PER_BURROW,
+  MAX_CLIENTS_PER_SOURCE,
+  SILENT_CLIENT_DISPLACEABLE_AFTER_MS,
 } from './limits.js';
 import { type TokenBucketState, take } from './token-bucket.js';
 
@@ -41,7 +47,22 @@ export interface SocketMeta {
   readonly connId: number;
   /** Clock reading (ms) when the socket was accepted. */
   readonly openedAt: number;
+  /** Phone: its per-source limiter key (`source-key.ts`, RL-LIM-4), for MAX_CLIENTS_PER_SOURCE. */
+  readonly source?: string;
+  /** Phone: it has sent at least one frame (then it is never displaced by a newcomer). */
+  readonly spoke?: boolean;
 }
+
+/** What the router keeps per phone socket. */
+interface ClientEntry<S> {
+  readonly socket: S;
+  readonly source: string;
+  readonly openedAt: number;
+  spoke: boolean;
+}
+
+/** Limiter key of sockets whose attachment predates `SocketMeta.source` (counted together). */
+const UNKNOWN_SOURCE = 'src:unknown';
 
 export interface RouterDeps {
   readonly now: () => number;
@@ -63,7 +84,7 @@ function closeWith<S extends RelaySocket>(socket: S, code: CloseCode): void {
 
 export class RelayRouter<S extends RelaySocket> {
   private agent: { socket: S; meta: SocketMeta } | null = null;
-  private readonly clients = new Map<number, S>();
+  private readonly clients = new Map<number, ClientEntry<S>>();
   private connectBucket: TokenBucketState | undefined;
 
   constructor(private readonly deps: RouterDeps) {}
@@ -72,7 +93,7 @@ export class RelayRouter<S extends RelaySocket> {
   restore(sockets: Iterable<{ socket: S; meta: SocketMeta | null }>): void {
     for (const { socket, meta } of sockets) {
       if (meta === null) continue;
-      if (meta.role === 'client') this.clients.set(meta.connId, socket);
+      if (meta.role === 'client') this.clients.set(meta.connId, clientEntry(socket, meta));
       else if (this.agent === null || meta.connId > this.agent.meta.connId) this.agent = { socket, meta };
     }
   }
@@ -85,21 +106,48 @@ export class RelayRouter<S extends RelaySocket> {
     return this.clients.size;
   }
 
-  /** Decides whether a new phone socket may open; on success reserves its connId. [SPEC: RL-ROUTE-2, RL-LIM-3] */
-  admitClient(): Admission {
+  /**
+   * Decides whether a new phone socket from `source` may open; on success reserves its connId, displacing a
+   * silent socket when every slot is taken. Refusals for slots come before the connect bucket, so a refused
+   * flood does not spend the tokens the owner's phone needs. [SPEC: RL-ROUTE-2, RL-LIM-3]
+   */
+  admitClient(source: string): Admission {
     if (this.agent === null) return { ok: false, code: CloseCode.AGENT_OFFLINE };
-    if (this.clients.size >= MAX_CLIENTS_PER_BURROW) return { ok: false, code: CloseCode.TOO_MANY_CLIENTS };
     const now = this.deps.now();
+    if (this.countFrom(source) >= MAX_CLIENTS_PER_SOURCE)
+      return { ok: false, code: CloseCode.TOO_MANY_CLIENTS };
+    const displaced = this.clients.size >= MAX_CLIENTS_PER_BURROW ? this.oldestSilent(now) : null;
+    if (this.clients.size >= MAX_CLIENTS_PER_BURROW && displaced === null) {
+      return { ok: false, code: CloseCode.TOO_MANY_CLIENTS };
+    }
     const result = take(CLIENT_CONNECT_RATE_PER_BURROW, this.connectBucket, now);
     this.connectBucket = result.state;
     if (!result.allowed) return { ok: false, code: CloseCode.RATE_LIMITED };
-    return { ok: true, meta: { role: 'client', connId: this.deps.nextId('client'), openedAt: now } };
+    if (displaced !== null) this.dropClient(displaced, CloseCode.TOO_MANY_CLIENTS);
+    return { ok: true, meta: { role: 'client', connId: this.deps.nextId('client'), openedAt: now, source } };
   }
 
   /** Call once the admitted phone socket is accepted. */
   clientOpened(socket: S, meta: SocketMeta): void {
-    this.clients.set(meta.connId, socket);
+    this.clients.set(meta.connId, clientEntry(socket, meta));
     this.sendToAgent(encodeClientOpenFrame(meta.connId));
+  }
+
+  private countFrom(source: string): number {
+    let n = 0;
+    for (const entry of this.clients.values()) if (entry.source === source) n++;
+    return n;
+  }
+
+  /** The connId of the oldest phone socket that never sent a frame and is old enough to displace, or null. */
+  private oldestSilent(now: number): number | null {
+    let oldest: number | null = null;
+    let oldestAt = Number.POSITIVE_INFINITY;
+    for (const [connId, entry] of this.clients) {
+      if (entry.spoke || now - entry.openedAt < SILENT_CLIENT_DISPLACEABLE_AFTER_MS) continue;
+      if (entry.openedAt < oldestAt) [oldest, oldestAt] = [connId, entry.openedAt];
+    }
+    return oldest;
   }
 
   /** A new authenticated agent socket: it replaces any older one. [SPEC: RL-ROUTE-1] */
@@ -119,7 +167,9 @@ export class RelayRouter<S extends RelaySocket> {
   /** A frame from a phone. Text frames other than the keep-alive (answered by the runtime) are malformed. */
   clientMessage(meta: SocketMeta, data: Uint8Array | string): void {
     // By connId, not object identity: connIds are never reused, and identity need not survive a wake.
-    if (!this.clients.has(meta.connId)) return;
+    const entry = this.clients.get(meta.connId);
+    if (entry === undefined) return;
+    entry.spoke = true;
     if (typeof data === 'string' || data.length === 0) {
       this.dropClient(meta.connId, CloseCode.MALFORMED_FRAME);
       return;
@@ -161,7 +211,7 @@ export class RelayRouter<S extends RelaySocket> {
       }
       throw error;
     }
-    const client = this.clients.get(frame.connId);
+    const client = this.clients.get(frame.connId)?.socket;
     // A frame for a phone that already left is a normal race, not an error.
     if (client === undefined) return;
     if (frame.type === 'data') {
@@ -194,7 +244,7 @@ export class RelayRouter<S extends RelaySocket> {
   }
 
   private dropClient(connId: number, code: CloseCode): void {
-    const socket = this.clients.get(connId);
+    const socket = this.clients.get(connId)?.socket;
     if (socket === undefined) return;
     this.clients.delete(connId);
     closeWith(socket, code);
@@ -208,7 +258,7 @@ export class RelayRouter<S extends RelaySocket> {
   }
 
   private closeAllClients(): void {
-    for (const socket of this.clients.values()) closeWith(socket, CloseCode.AGENT_DISCONNECTED);
+    for (const { socket } of this.clients.values()) closeWith(socket, CloseCode.AGENT_DISCONNECTED);
     this.clients.clear();
   }
 
@@ -221,4 +271,13 @@ export class RelayRouter<S extends RelaySocket> {
       this.dropAgent(socket, CloseCode.GOING_AWAY);
     }
   }
+}
+
+function clientEntry<S>(socket: S, meta: SocketMeta): ClientEntry<S> {
+  return {
+    socket,
+    source: meta.source ?? UNKNOWN_SOURCE,
+    openedAt: meta.openedAt,
+    spoke: meta.spoke === true,
+  };
 }

@@ -1,0 +1,203 @@
+/**
+ * Crafted attack (issue 8, "Hostile input"): phone sockets that open and never finish a handshake — silent,
+ * a WebSocket frame left half-sent, or a message 1 too short to be one — against a real relay (`wrangler
+ * dev`) and a real `burrow daemon` with a paired phone. The relay bounds them (RL-LIM-3/4: per-source connect
+ * rate, phone sockets per Burrow and per source; a silent socket is displaced by a newcomer when every slot is
+ * taken, `relay-router.ts`), the Burrow closes the stale ones after its handshake budget
+ * (HANDSHAKE_TIMEOUT 4102, `remote-endpoint.ts` HANDSHAKE_BUDGET_MS), none of them is sent a byte, and the
+ * owner's phone connects and works all the while.
+ */
+
+import { BurrowConnection } from '@burrow/pocket/core';
+import { CloseCode } from '@burrow/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HANDSHAKE_BUDGET_MS } from '../../burrow-agent/src/remote/remote-endpoint.js';
+import {
+  CONNECT_RATE_PER_SOURCE,
+  MAX_CLIENTS_PER_BURROW,
+  MAX_CLIENTS_PER_SOURCE,
+  SILENT_CLIENT_DISPLACEABLE_AFTER_MS,
+} from '../../relay-worker/src/limits.js';
+import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
+import { freshSource } from '../../relay-worker/test/relay-client.js';
+import {
+  openProbe,
+  type ProbeBehaviour,
+  type ProbeResult,
+  tally,
+  untilAllClosed,
+} from '../helpers/attack-sockets.js';
+import { BurrowDaemon, type PairedPhone, until } from '../helpers/burrow-daemon.js';
+import { nodeSocketFactory } from '../helpers/node-socket.js';
+
+const FLOOD_SOCKETS = 200;
+const BEHAVIOURS: readonly ProbeBehaviour[] = ['silent', 'partial-frame', 'short-message1'];
+/** Slack on top of the Burrow's handshake budget for the close to cross the relay on a loaded machine. */
+const CLOSE_SLACK_MS = 5_000;
+/** Codes the relay itself refuses a phone socket with at once (RL-ROUTE-2, RL-HTTP-5). */
+const RELAY_REFUSALS: ReadonlySet<number> = new Set([CloseCode.TOO_MANY_CLIENTS, CloseCode.RATE_LIMITED]);
+/** What the Burrow closes a message 1 with that is no message 1 (`handshake-responder.ts`): with no pairing
+ * offer open it cannot tell a broken message from one for an expired link. */
+const HANDSHAKE_REFUSALS: readonly number[] = [CloseCode.HANDSHAKE_FAILED, CloseCode.PAIRING_UNAVAILABLE];
+
+let relay: RelayHandle;
+let daemon: BurrowDaemon;
+let phone: PairedPhone;
+let sessionId: string;
+
+beforeAll(async () => {
+  relay = await startRelay();
+  daemon = await BurrowDaemon.start();
+  const enrolled = await daemon.cli('enroll', '--relay', relay.url);
+  expect(enrolled.code, enrolled.stderr).toBe(0);
+  phone = await daemon.pairPhone('owner phone');
+  const created = await daemon.json<{ id: string }>(
+    'new',
+    '--name',
+    'flood-shell',
+    '--json',
+    '--',
+    '/bin/bash',
+    '--norc',
+    '--noprofile',
+  );
+  sessionId = created.id;
+});
+
+afterAll(async () => {
+  await daemon?.stop();
+  await relay?.stop();
+});
+
+/** The owner's phone: connect, attach, type, read the echo. Returns ms to connected and to the echo. */
+async function ownerRoundTrip(marker: string): Promise<{ connectMs: number; echoMs: number }> {
+  const conn = new BurrowConnection({
+    pairing: phone.pairing,
+    socketFactory: nodeSocketFactory(),
+    storage: phone.storage,
+    viewer: 'test',
+    appVersion: 'test-1',
+    cols: 80,
+    rows: 24,
+    backoff: { initialDelayMs: 200, growthFactor: 2, maxDelayMs: 2_000, jitter: 0 },
+  });
+  const started = Date.now();
+  conn.start();
+  try {
+    await until(() => conn.status.kind === 'connected', 'the owner phone to connect', 30_000);
+    const connectMs = Date.now() - started;
+    let text = '';
+    let snapshot = false;
+    const term = conn.attach(
+      sessionId,
+      { cols: 80, rows: 24 },
+      {
+        onSnapshot: () => {
+          snapshot = true;
+        },
+        onOutput: (d) => {
+          text += new TextDecoder().decode(d);
+        },
+      },
+    );
+    await until(() => snapshot, 'the attach snapshot');
+    const typed = Date.now();
+    // Quotes split the marker so only the shell's output (not the echoed keystrokes) contains it whole.
+    term.input(`echo ${marker.slice(0, 4)}""${marker.slice(4)}\r`);
+    await until(() => text.includes(marker), 'the echo');
+    return { connectMs, echoMs: Date.now() - typed };
+  } finally {
+    conn.stop();
+  }
+}
+
+function summarize(probes: readonly ProbeResult[]) {
+  const admitted = probes.filter(
+    (p) => p.upgraded && p.closeCode !== null && !RELAY_REFUSALS.has(p.closeCode),
+  );
+  const lifetimes = admitted.map((p) => p.closedAt! - p.openedAt);
+  return { admitted, maxLifetimeMs: Math.max(0, ...lifetimes) };
+}
+
+describe('a handshake flood', () => {
+  it(`${FLOOD_SOCKETS} sockets from one source are bounded, closed in time, and the owner still connects`, async () => {
+    const source = freshSource();
+    const floodStarted = Date.now();
+    const pending = Array.from({ length: FLOOD_SOCKETS }, (_, i) =>
+      openProbe(relay.wsUrl, phone.pairing.burrowId, source, BEHAVIOURS[i % BEHAVIOURS.length]!),
+    );
+    // The owner connects while the flood is arriving.
+    const owner = await ownerRoundTrip('FLOODok1');
+    const probes = await Promise.all(pending);
+    const floodOpenedMs = Date.now() - floodStarted;
+    await untilAllClosed(probes, HANDSHAKE_BUDGET_MS + CLOSE_SLACK_MS + 5_000);
+    const { admitted, maxLifetimeMs } = summarize(probes);
+    const counts = tally(probes);
+    console.log(
+      `[figure] handshake flood, one source: ${FLOOD_SOCKETS} sockets opened in ${floodOpenedMs} ms; close codes ${JSON.stringify(counts)}; ` +
+        `admitted to a slot ${admitted.length} (limit ${MAX_CLIENTS_PER_SOURCE} per source, ${MAX_CLIENTS_PER_BURROW} per Burrow); ` +
+        `longest-lived admitted socket ${maxLifetimeMs} ms (budget ${HANDSHAKE_BUDGET_MS} ms); ` +
+        `owner connected in ${owner.connectMs} ms, echo ${owner.echoMs} ms`,
+    );
+    // Every socket was closed; none was sent anything (no handshake, nothing to learn).
+    expect(counts.open ?? 0).toBe(0);
+    expect(probes.every((p) => p.messages === 0)).toBe(true);
+    // Past the per-source burst (plus what refilled while the flood opened), the relay refused at once.
+    const refillable = Math.ceil(floodOpenedMs / CONNECT_RATE_PER_SOURCE.refillIntervalMs);
+    expect(counts[String(CloseCode.RATE_LIMITED)] ?? 0).toBeGreaterThanOrEqual(
+      FLOOD_SOCKETS - CONNECT_RATE_PER_SOURCE.capacity - refillable,
+    );
+    // One source never holds more than its share of the Burrow's phone slots at once; the truncated message 1
+    // ones are closed at the handshake, the silent and half-sent ones when the budget runs out.
+    const heldAtOnce = maxConcurrent(admitted);
+    expect(heldAtOnce).toBeLessThanOrEqual(MAX_CLIENTS_PER_SOURCE);
+    for (const p of admitted) {
+      if (p.behaviour === 'short-message1') expect(HANDSHAKE_REFUSALS).toContain(p.closeCode);
+      else expect(p.closeCode, p.behaviour).toBe(CloseCode.HANDSHAKE_TIMEOUT);
+    }
+    expect(maxLifetimeMs).toBeLessThanOrEqual(HANDSHAKE_BUDGET_MS + CLOSE_SLACK_MS);
+    // The owner was never refused for the flood: connected at the first attempt (no backoff round).
+    expect(owner.connectMs).toBeLessThan(HANDSHAKE_BUDGET_MS);
+  }, 60_000);
+
+  it(`silent sockets from ${MAX_CLIENTS_PER_BURROW} sources filling every slot do not lock the owner out`, async () => {
+    const probes: ProbeResult[] = [];
+    for (let i = 0; i < MAX_CLIENTS_PER_BURROW; i++) {
+      probes.push(await openProbe(relay.wsUrl, phone.pairing.burrowId, freshSource(), 'silent'));
+    }
+    // The squatters were there before the owner came (long enough to be displaceable).
+    await new Promise((r) => setTimeout(r, SILENT_CLIENT_DISPLACEABLE_AFTER_MS));
+    const squatted = probes.filter((p) => p.upgraded && p.closeCode === null).length;
+    const owner = await ownerRoundTrip('SQUATok2');
+    await untilAllClosed(probes, HANDSHAKE_BUDGET_MS + CLOSE_SLACK_MS + 5_000);
+    const counts = tally(probes);
+    console.log(
+      `[figure] slot squatting, ${MAX_CLIENTS_PER_BURROW} sources x 1 silent socket: ${squatted} held a slot when the owner came; ` +
+        `close codes ${JSON.stringify(counts)}; owner connected in ${owner.connectMs} ms, echo ${owner.echoMs} ms`,
+    );
+    expect(squatted).toBe(MAX_CLIENTS_PER_BURROW);
+    // The owner's socket displaced exactly one silent squatter; the Burrow's budget closed the rest.
+    expect(counts).toEqual({
+      [CloseCode.TOO_MANY_CLIENTS]: 1,
+      [CloseCode.HANDSHAKE_TIMEOUT]: MAX_CLIENTS_PER_BURROW - 1,
+    });
+    expect(probes.every((p) => p.messages === 0)).toBe(true);
+    expect(owner.connectMs).toBeLessThan(HANDSHAKE_BUDGET_MS);
+  }, 60_000);
+});
+
+/** Most admitted probes open at the same moment. */
+function maxConcurrent(probes: readonly ProbeResult[]): number {
+  const events = probes.flatMap((p) => [
+    { at: p.openedAt, d: 1 },
+    { at: p.closedAt!, d: -1 },
+  ]);
+  events.sort((a, b) => a.at - b.at || a.d - b.d);
+  let open = 0;
+  let most = 0;
+  for (const e of events) {
+    open += e.d;
+    most = Math.max(most, open);
+  }
+  return most;
+}
