@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../session/session.js';
 import { SessionRegistry } from '../session/session-registry.js';
@@ -182,6 +183,60 @@ describe('SessionRoster', () => {
     expect(() => new SessionRoster(dir, registry(), log).restore()).toThrow(StateFileError);
     writeFileSync(fileOf(dir), 'not json', { mode: 0o600 });
     expect(() => new SessionRoster(dir, registry(), log).restore()).toThrow(StateFileError);
+  });
+
+  it('reads random and mutated files as a roster or a StateFileError, never anything else', () => {
+    const dir = stateDir();
+    const valid = JSON.stringify({
+      version: 1,
+      sessions: [
+        {
+          id: 'mnpqrstu',
+          name: 'x',
+          command: ['/bin/sh'],
+          cwd: '/',
+          createdAt: 1,
+          exitCode: null,
+          signal: null,
+        },
+      ],
+    });
+    const file = fc.oneof(
+      fc.uint8Array({ maxLength: 512 }),
+      fc
+        .array(fc.tuple(fc.nat({ max: valid.length - 1 }), fc.integer({ min: 0, max: 255 })), {
+          maxLength: 8,
+        })
+        .map((edits) => {
+          const bytes = Buffer.from(valid);
+          for (const [at, b] of edits) bytes[at] = b;
+          return new Uint8Array(bytes);
+        }),
+      fc.jsonValue().map((j) => new TextEncoder().encode(JSON.stringify({ version: 1, sessions: [j] }))),
+    );
+    fc.assert(
+      fc.property(file, (bytes) => {
+        writeFileSync(fileOf(dir), bytes, { mode: 0o600 });
+        const r = new SessionRegistry({
+          now: Date.now,
+          env: {},
+          defaultShell: '/bin/sh',
+          log,
+          integrationDir: null,
+        });
+        const roster = new SessionRoster(dir, r, log);
+        try {
+          const n = roster.restore();
+          expect(r.list()).toHaveLength(n);
+        } catch (err) {
+          if (!(err instanceof StateFileError)) throw err;
+        } finally {
+          roster.dispose();
+          void r.killAll();
+        }
+      }),
+      { seed: 0x5e55, numRuns: 300 },
+    );
   });
 
   it('retries a failed write until it lands, logging once each way', async () => {
