@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../session/session.js';
 import { SessionRegistry } from '../session/session-registry.js';
-import { StateFileError } from '../state/atomic-file.js';
+import { MAX_STATE_FILE_BYTES, StateFileError } from '../state/atomic-file.js';
 import {
   MAX_REMEMBERED_COMMAND_CHARS,
   MAX_REMEMBERED_SESSIONS,
@@ -97,6 +97,17 @@ describe('rememberedOf / rosterOf (pure)', () => {
     expect(long.command.join('').length).toBeLessThanOrEqual(MAX_REMEMBERED_COMMAND_CHARS);
     const many = Array.from({ length: MAX_REMEMBERED_SESSIONS + 10 }, (_, i) => info(i));
     const kept = rosterOf(many.reverse());
+    // Worst case for the file: every field at its bound, every character a \u escape.
+    const ugly = '\u0001';
+    const worst = many.map((e) => ({
+      ...e,
+      name: ugly.repeat(256),
+      command: [ugly.repeat(MAX_REMEMBERED_COMMAND_CHARS)],
+      cwd: ugly.repeat(4096),
+    }));
+    const bytes = Buffer.byteLength(JSON.stringify({ version: 1, sessions: rosterOf(worst) }, null, 2));
+    expect(rosterOf(worst)).toHaveLength(MAX_REMEMBERED_SESSIONS);
+    expect(bytes).toBeLessThanOrEqual(MAX_STATE_FILE_BYTES);
     expect(kept).toHaveLength(MAX_REMEMBERED_SESSIONS);
     expect(kept[0]!.createdAt).toBe(1010); // the ten oldest went
     expect(kept.at(-1)!.createdAt).toBe(1000 + MAX_REMEMBERED_SESSIONS + 9);

@@ -61,14 +61,15 @@ export function openRosterStore(stateDir: string): JsonFileStore<typeof RosterFi
   }));
 }
 
-/** The arguments that fit in `max` characters together, the last one cut to fit. */
+/** The leading arguments that fit in `max` characters together, the last one cut to fit. */
 function boundCommand(command: readonly string[], max: number): string[] {
   const out: string[] = [];
   let left = max;
   for (const arg of command) {
-    if (left <= 0 || out.length >= max) break;
+    if (left <= 0) break;
     const a = String(arg).slice(0, left);
     out.push(a);
+    // An empty argument still costs one, so the count of arguments is bounded by `max` too.
     left -= Math.max(1, a.length);
   }
   return out;
@@ -88,12 +89,19 @@ export function rememberedOf(info: SessionInfo): RememberedSession {
   };
 }
 
-/** The newest MAX_REMEMBERED_SESSIONS sessions, oldest first, trimmed further until the file fits. */
+/** The file's bytes as JsonFileStore writes them. */
+const fileBytes = (sessions: RememberedSession[]) =>
+  Buffer.byteLength(`${JSON.stringify({ version: ROSTER_FILE_VERSION, sessions }, null, 2)}\n`);
+
+/**
+ * The newest MAX_REMEMBERED_SESSIONS sessions, oldest first. The per-field bounds keep the file well under
+ * MAX_STATE_FILE_BYTES even when every character needs a \u escape; should that ever change, the oldest go
+ * first until it fits, rather than the write failing.
+ */
 export function rosterOf(list: readonly SessionInfo[]): RememberedSession[] {
   const newest = [...list].sort((a, b) => a.createdAt - b.createdAt).slice(-MAX_REMEMBERED_SESSIONS);
   const out = newest.map(rememberedOf);
-  // JSON escaping can grow odd text up to 6×; the oldest go first until the file is within bounds.
-  while (out.length > 0 && JSON.stringify(out, null, 2).length > MAX_STATE_FILE_BYTES / 2) out.shift();
+  while (out.length > 0 && fileBytes(out) > MAX_STATE_FILE_BYTES) out.shift();
   return out;
 }
 
