@@ -26,10 +26,11 @@ import { decodeRelayToAgentFrame, encodeDataFrame } from '@burrow/protocol';
 import * as pty from 'node-pty';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { enroll, nextBinary, openAgent, openClient } from '../../relay-worker/test/relay-client.js';
+import { POCKET_DIST, preparePocket } from '../e2e/pocket-browser.js';
 import { nodeSocketFactory, recordingSocketFactory } from '../helpers/node-socket.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { median, ms, printTable, type Quantiles, quantiles, sleep, until, us } from './bench-stats.js';
-import { buildPocket, POCKET_DIST, pocketAttachToPaint } from './pocket-paint.js';
+import { pocketAttachToPaint } from './pocket-paint.js';
 import { tenThousandLines } from './ten-thousand-lines.js';
 
 const KEYSTROKES = 500;
@@ -411,7 +412,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ');
   console.log(`full-chain bench — load average at start: ${load()}`);
-  buildPocket();
+  preparePocket();
   const relay = await startRelay({ assetsDir: POCKET_DIST });
   let burrow: Burrow | null = null;
   let conn: BurrowConnection | null = null;

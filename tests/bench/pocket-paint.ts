@@ -4,13 +4,9 @@
  * of a session holding 10,000 lines and times, in the page, from the tap to the frame after the terminal
  * reports `data-painted="yes"` (xterm has parsed and rendered the `attached` snapshot).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { CHROMIUM_PATH, launchPhone } from '../e2e/pocket-browser.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-export const POCKET_DIST = join(ROOT, 'pocket-pwa', 'dist');
 const UI_TIMEOUT_MS = 30_000;
 const BACK_SETTLE_MS = 300;
 
@@ -34,17 +30,6 @@ const TAP_TO_PAINT = (labelPrefix: string, timeoutMs: number) => `new Promise((d
   observer.observe(document.body, { subtree: true, childList: true, attributes: true });
   button.click();
 })`;
-
-/** Builds Pocket (production React) so the relay serves the current app, as the e2e test does. */
-export function buildPocket(): void {
-  const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const build = spawnSync(process.execPath, [vite, 'build'], {
-    cwd: join(ROOT, 'pocket-pwa'),
-    encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
-}
 
 export interface PaintResult {
   /** Milliseconds, tap → frame after paint, first run (TerminalScreen chunk loaded cold). */

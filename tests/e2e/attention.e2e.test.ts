@@ -1,27 +1,10 @@
-/**
- * Attention on the phone, end to end (issue 6; alert-spec "Clearing And TODO", DESIGN §5): a REAL `burrow
- * daemon` process (its attention engine, bash sessions, the CLI) behind the real relay under `wrangler dev`,
- * which also serves the built Pocket, and Debian's Chromium as the phone, paired with `burrow pair --yes`.
- *
- * A session rings while the phone is on the list → the list shows it first, as words and a shape (not colour
- * alone), with the notification's text as the preview → opening it acknowledges without input, which leaves
- * the TODO a look leaves → typing acknowledges with input and clears the TODO → a report while the phone
- * looks at the session does not ring. Then hostile notification text (issue 8): bidi overrides, zero-width
- * and C1 characters, HTML, 6 KB of text, and a 1 MB OSC 9 — shown as bounded plain text, or not at all.
- * Screenshots land in test-artifacts/attention-*.png.
- */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
-import { ARTIFACTS_DIR, CHROMIUM_PATH, launchPhone } from './pocket-browser.js';
+import { ARTIFACTS_DIR, launchPhone, POCKET_DIST, preparePocket } from './pocket-browser.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const POCKET_DIST = join(ROOT, 'pocket-pwa', 'dist');
-const BIN = join(ROOT, 'burrow-agent', 'bin', 'burrow.js');
 /** burrow-agent/src/terminal/limits.ts: NOTIFY_TITLE_MAX_CODE_POINTS, NOTIFY_BODY_MAX_CODE_POINTS. */
 const TITLE_MAX = 256;
 const BODY_MAX = 1024;
@@ -60,35 +43,8 @@ async function newSession(name: string, ...command: string[]): Promise<string> {
   return r.stdout.trim();
 }
 
-/** `burrow pair --yes` while the phone opens the link it prints (the link is the QR code's content). */
-async function pairThePhone(): Promise<void> {
-  const pair = spawn(process.execPath, [BIN, 'pair', '--yes', '--label', 'e2e phone'], {
-    env: daemon.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  pair.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  const exited = new Promise<number | null>((r) => pair.once('exit', (c) => r(c)));
-  try {
-    await until(() => /#pair=\S+/.test(out), 'the pairing link');
-    await page.goto(/(http\S+#pair=\S+)/.exec(out)![1]!);
-    expect(await exited).toBe(0);
-  } finally {
-    if (pair.exitCode === null) pair.kill('SIGTERM');
-  }
-}
-
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM_PATH))
-    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package`);
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
-    cwd: join(ROOT, 'pocket-pwa'),
-    encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
+  preparePocket();
   relay = await startRelay({ assetsDir: POCKET_DIST });
   daemon = await BurrowDaemon.start({ env: { PS1: '$ ', HISTFILE: '/dev/null' } });
   const enrolled = await daemon.cli('enroll', '--relay', relay.url, '--json');
@@ -122,7 +78,7 @@ afterAll(async () => {
 describe('attention in a phone browser, against a real daemon', () => {
   it('a session that rings while the phone is on the list shows first, in words, with its text', async () => {
     await newSession('aa-shell');
-    await pairThePhone();
+    await daemon.pairWith('e2e phone', (link) => page.goto(link));
     await section().getByText('connected').waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Open aa-shell' }).waitFor({ timeout: 20_000 });
     // Created second and sorting after "aa-shell" by name: only the ring can put it first.

@@ -1,21 +1,10 @@
-/**
- * Pocket pages older history in on scroll (issue 5), end to end: the built app under the real relay
- * (`wrangler dev`), a real Burrow with real bash, Debian's Chromium as a phone. A session prints 3,000
- * numbered lines; re-attaching paints only the live model's screen (R-ATTACH-5 `firstLine` / `hasOlder`);
- * wheeling to the top of xterm opens the history region, which pages back until line 1. Every number then
- * appears exactly once, in order, across the region and xterm's buffer: no gap, no duplicate.
- */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
-import { ARTIFACTS_DIR, CHROMIUM_PATH, launchPhone } from './pocket-browser.js';
+import { ARTIFACTS_DIR, launchPhone, POCKET_DIST, preparePocket } from './pocket-browser.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const POCKET_DIST = join(ROOT, 'pocket-pwa', 'dist');
 const LINES = 3000;
 
 let relay: RelayHandle;
@@ -35,14 +24,7 @@ const terminalText = async () => (await page.locator('.xterm-rows').textContent(
 const historyText = async () => (await page.locator('.history-page').allTextContents()).join('\n');
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM_PATH))
-    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package`);
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
-    cwd: join(ROOT, 'pocket-pwa'),
-    encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
+  preparePocket();
   relay = await startRelay({ assetsDir: POCKET_DIST });
   burrow = await startRemoteBurrow(`http://127.0.0.1:${relay.port}`);
   await until(() => burrow.service.linkStatus.kind === 'connected', 'the relay link');

@@ -1,22 +1,10 @@
-/**
- * Pocket end to end (issue 5): the built app served by the real relay under `wrangler dev`, a real Burrow
- * remote side with real bash (tests/helpers/remote-burrow.ts, owner approval automatic like `burrow pair
- * --yes`), and Debian's Chromium as a phone. Pair from the link, see the list, start and attach a session,
- * type into the terminal and through the composition input, Ctrl-C through the sticky modifier, rotate,
- * and remove the pairing. Screenshots land in test-artifacts/.
- */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { type OutageProxy, startOutageProxy } from './outage-proxy.js';
-import { ARTIFACTS_DIR, CHROMIUM_PATH, launchPhone, PHONE } from './pocket-browser.js';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const POCKET_DIST = join(ROOT, 'pocket-pwa', 'dist');
+import { ARTIFACTS_DIR, launchPhone, PHONE, POCKET_DIST, preparePocket } from './pocket-browser.js';
 
 let relay: RelayHandle;
 /** Everything (phone and Burrow) reaches the relay through this, so the relay can be taken away and back. */
@@ -45,16 +33,7 @@ const waitForTerminal = async (re: RegExp, ms = 20_000) => {
 };
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM_PATH))
-    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package`);
-  // The relay serves whatever is in dist/: build it now so the test never runs a stale app.
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
-    cwd: join(ROOT, 'pocket-pwa'),
-    encoding: 'utf8',
-    // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
+  preparePocket();
   relay = await startRelay({ assetsDir: POCKET_DIST });
   front = await startOutageProxy(relay.port);
   burrow = await startRemoteBurrow(front.url);

@@ -1,12 +1,4 @@
-/**
- * Pocket's push end to end (issue 7, DESIGN §8): the built app served by the real relay under `wrangler dev`
- * with VAPID configured and the development loopback switch, a real Burrow remote side (tests/helpers/remote-burrow.ts with the settings port), the local push
- * service (VAPID verified, RFC 8291 decrypted by http_ece) and Debian's Chromium as the phone. Only
- * `PushManager.subscribe` / `getSubscription` are stubbed (push-stub.ts). Screenshots land in test-artifacts/.
- */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PUSH_TEXT_MAX_CODE_POINTS } from '@burrow/crypto';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,11 +7,9 @@ import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js
 import { LocalPushService } from '../helpers/push-service.js';
 import { memoryAlarms, startRemoteBurrow } from '../helpers/remote-burrow.js';
 
-import { ARTIFACTS_DIR, CHROMIUM_PATH, launchPhone } from './pocket-browser.js';
+import { ARTIFACTS_DIR, launchPhone, POCKET_DIST, preparePocket } from './pocket-browser.js';
 import { stubPushManager } from './push-stub.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const POCKET_DIST = join(ROOT, 'pocket-pwa', 'dist');
 const SUBJECT = 'mailto:relay-operator@example.com';
 
 let service: LocalPushService;
@@ -90,14 +80,7 @@ const notifications = (): Promise<ShownNotification[]> =>
   });
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM_PATH))
-    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package`);
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
-    cwd: join(ROOT, 'pocket-pwa'),
-    encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
+  preparePocket();
   service = await LocalPushService.start();
   const { secret } = await generateVapidKeys();
   relay = await startRelay({

@@ -118,8 +118,11 @@ export class BurrowDaemon {
     return JSON.parse(r.stdout) as T;
   }
 
-  /** `burrow pair --yes --label <label>` answered by Pocket's core, exactly as the phone's pairing screen. */
-  async pairPhone(label: string): Promise<PairedPhone> {
+  /**
+   * `burrow pair --yes --label <label>`, with `answer` given the link it prints (what its QR code holds) —
+   * a phone opening it; resolves with what `answer` returned once `burrow pair` exited 0.
+   */
+  async pairWith<T>(label: string, answer: (link: string) => Promise<T>): Promise<T> {
     const pair = spawn(process.execPath, [BIN, 'pair', '--yes', '--label', label], {
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -131,7 +134,18 @@ export class BurrowDaemon {
     const exited = new Promise<number | null>((r) => pair.once('exit', (c) => r(c)));
     try {
       await until(() => /#pair=\S+/.test(out), 'the pairing link');
-      const link = /(http\S+#pair=\S+)/.exec(out)![1]!;
+      const answered = await answer(/(http\S+#pair=\S+)/.exec(out)![1]!);
+      const code = await exited;
+      if (code !== 0) throw new Error(`burrow pair exited ${code}: ${out}`);
+      return answered;
+    } finally {
+      if (pair.exitCode === null) pair.kill('SIGTERM');
+    }
+  }
+
+  /** `burrow pair --yes --label <label>` answered by Pocket's core, exactly as the phone's pairing screen. */
+  pairPhone(label: string): Promise<PairedPhone> {
+    return this.pairWith(label, async (link) => {
       const storage = new MemoryPairingStorage();
       const pairing = await pairWithOffer({
         offer: parsePairingLink(link),
@@ -142,12 +156,8 @@ export class BurrowDaemon {
         userAgent: 'vitest',
         onCode: () => {},
       });
-      const code = await exited;
-      if (code !== 0) throw new Error(`burrow pair exited ${code}: ${out}`);
       return { pairing, storage };
-    } finally {
-      if (pair.exitCode === null) pair.kill('SIGTERM');
-    }
+    });
   }
 
   /** Sends `signal` (SIGKILL, SIGSTOP, SIGCONT, …) to the daemon process. */
