@@ -9,15 +9,9 @@
  */
 
 import { BurrowConnection } from '@burrow/pocket/core';
-import { CloseCode } from '@burrow/protocol';
+import { CloseCode, decodeRelayInfo } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDSHAKE_BUDGET_MS } from '../../burrow-agent/src/remote/remote-endpoint.js';
-import {
-  CONNECT_RATE_PER_SOURCE,
-  MAX_CLIENTS_PER_BURROW,
-  MAX_CLIENTS_PER_SOURCE,
-  SILENT_CLIENT_DISPLACEABLE_AFTER_MS,
-} from '../../relay-worker/src/limits.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { freshSource } from '../../relay-worker/test/relay-client.js';
 import {
@@ -41,12 +35,29 @@ const RELAY_REFUSALS: ReadonlySet<number> = new Set([CloseCode.TOO_MANY_CLIENTS,
 const HANDSHAKE_REFUSALS: readonly number[] = [CloseCode.HANDSHAKE_FAILED, CloseCode.PAIRING_UNAVAILABLE];
 
 let relay: RelayHandle;
+/** The relay's limits as it publishes them (GET /v1/info, RL-LIM-1; `relay-worker/src/limits.ts`). */
+let MAX_CLIENTS_PER_BURROW: number;
+let MAX_CLIENTS_PER_SOURCE: number;
+let SILENT_CLIENT_DISPLACEABLE_AFTER_MS: number;
+let CONNECT_BURST_PER_SOURCE: number;
+let CONNECT_REFILL_MS_PER_SOURCE: number;
 let daemon: BurrowDaemon;
 let phone: PairedPhone;
 let sessionId: string;
 
 beforeAll(async () => {
   relay = await startRelay();
+  const { limits } = decodeRelayInfo(await (await fetch(`${relay.url}/v1/info`)).json());
+  const limit = (name: string) => {
+    const value = limits[name];
+    if (value === undefined) throw new Error(`the relay does not publish ${name}`);
+    return value;
+  };
+  MAX_CLIENTS_PER_BURROW = limit('maxClientsPerBurrow');
+  MAX_CLIENTS_PER_SOURCE = limit('maxClientsPerSource');
+  SILENT_CLIENT_DISPLACEABLE_AFTER_MS = limit('silentClientDisplaceableAfterMs');
+  CONNECT_BURST_PER_SOURCE = limit('connectBurstPerSource');
+  CONNECT_REFILL_MS_PER_SOURCE = limit('connectRefillMsPerSource');
   daemon = await BurrowDaemon.start();
   const enrolled = await daemon.cli('enroll', '--relay', relay.url);
   expect(enrolled.code, enrolled.stderr).toBe(0);
@@ -143,9 +154,9 @@ describe('a handshake flood', () => {
     expect(counts.open ?? 0).toBe(0);
     expect(probes.every((p) => p.messages === 0)).toBe(true);
     // Past the per-source burst (plus what refilled while the flood opened), the relay refused at once.
-    const refillable = Math.ceil(floodOpenedMs / CONNECT_RATE_PER_SOURCE.refillIntervalMs);
+    const refillable = Math.ceil(floodOpenedMs / CONNECT_REFILL_MS_PER_SOURCE);
     expect(counts[String(CloseCode.RATE_LIMITED)] ?? 0).toBeGreaterThanOrEqual(
-      FLOOD_SOCKETS - CONNECT_RATE_PER_SOURCE.capacity - refillable,
+      FLOOD_SOCKETS - CONNECT_BURST_PER_SOURCE - refillable,
     );
     // One source never holds more than its share of the Burrow's phone slots at once; the truncated message 1
     // ones are closed at the handshake, the silent and half-sent ones when the budget runs out.
@@ -160,7 +171,7 @@ describe('a handshake flood', () => {
     expect(owner.connectMs).toBeLessThan(HANDSHAKE_BUDGET_MS);
   }, 60_000);
 
-  it(`silent sockets from ${MAX_CLIENTS_PER_BURROW} sources filling every slot do not lock the owner out`, async () => {
+  it('silent sockets from as many sources as there are slots do not lock the owner out', async () => {
     const probes: ProbeResult[] = [];
     for (let i = 0; i < MAX_CLIENTS_PER_BURROW; i++) {
       probes.push(await openProbe(relay.wsUrl, phone.pairing.burrowId, freshSource(), 'silent'));
