@@ -1,0 +1,241 @@
+/**
+ * Issue 8 "Hostile input": another OS user on the same machine (DESIGN §2: "Local processes of other OS users
+ * must not reach the Burrow: state directory 0700, files 0600, the control socket inside an owner-only
+ * directory, reads that fail closed"). A real `burrow daemon`, enrolled at a real relay under `wrangler dev`
+ * with a paired phone and a running shell — so the state directory holds every secret it ever holds (burrow
+ * token, static key, device psk, control token) — started under umask 000, so any file or directory created
+ * without an explicit mode would show as group/world accessible. Its parent directory is world-searchable
+ * (0755): only the state directory's own modes stand between the other user and the files.
+ *
+ * A second user made with `useradd` (own group, no home, removed afterwards) then tries, through `runuser`:
+ * to list, read, open for writing, replace, remove, plant files in, and chmod the state directory; to connect to
+ * the control socket; the CLI against the owner's state directory; the daemon's and the shell's /proc environ
+ * and the shell's PTY; and to plant the state directory (or a symlink in its place) before the daemon starts.
+ *
+ * Not covered: root or the same user (they can read everything, by design); a state directory on a file
+ * system without Unix modes (FAT, some network mounts); macOS (launchd, no `useradd`); devpts mounted with
+ * group `tty` 0620 modes, where `write(1)` from another user may reach a session's terminal (here the PTYs are
+ * 0600, which the test records); ptrace by another user (prevented by the kernel for another uid).
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
+import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
+import { figure } from '../helpers/fault-fixture.js';
+import { type Attempt, OtherUser } from '../helpers/other-user.js';
+
+/** Every file and directory the daemon creates must carry its own mode: run it (and the CLI) under umask 000. */
+const UMASK_ZERO = { NODE_OPTIONS: '--import=data:text/javascript,process.umask(0)' };
+const BIN = join(REPO_ROOT, 'burrow-agent', 'bin', 'burrow.js');
+
+interface Entry {
+  readonly path: string;
+  readonly kind: 'dir' | 'file' | 'socket' | 'other';
+  readonly mode: number;
+  readonly uid: number;
+}
+
+/** Every entry under `root` (root included), by lstat: a symlink shows as `other`. */
+function walk(root: string): Entry[] {
+  const out: Entry[] = [];
+  const visit = (path: string) => {
+    const st = lstatSync(path);
+    const kind = st.isDirectory() ? 'dir' : st.isFile() ? 'file' : st.isSocket() ? 'socket' : 'other';
+    out.push({ path, kind, mode: st.mode & 0o7777, uid: st.uid });
+    if (kind === 'dir') for (const name of readdirSync(path)) visit(join(path, name));
+  };
+  visit(root);
+  return out;
+}
+
+function digest(entries: readonly Entry[]): string {
+  const h = createHash('sha256');
+  for (const e of entries) {
+    h.update(`${e.path}\0${e.mode}\0`);
+    if (e.kind === 'file') h.update(readFileSync(e.path));
+  }
+  return h.digest('hex');
+}
+
+let user: OtherUser;
+let relay: RelayHandle;
+let daemon: BurrowDaemon;
+let parent: string;
+let stateDir: string;
+let sessionId = '';
+let shellPid = 0;
+const scratch: string[] = [];
+
+beforeAll(async () => {
+  user = OtherUser.create('burrowatk');
+  parent = mkdtempSync(join(tmpdir(), 'burrow-local-attack-'));
+  scratch.push(parent);
+  chmodSync(parent, 0o755);
+  stateDir = join(parent, 'state');
+  relay = await startRelay();
+  daemon = await BurrowDaemon.start({ stateDir, env: UMASK_ZERO });
+  const enrolled = await daemon.cli('enroll', '--relay', relay.url, '--json');
+  if (enrolled.code !== 0) throw new Error(`enroll failed: ${enrolled.stderr}`);
+  await daemon.pairPhone('victim phone');
+  const made = await daemon.cli('new', '--name', 'owner-shell', '--', '/bin/bash', '--norc', '--noprofile');
+  if (made.code !== 0) throw new Error(`burrow new failed: ${made.stderr}`);
+  sessionId = made.stdout.trim();
+  const listed = await daemon.json<{ id: string; pid: number }[]>('ls', '--json');
+  shellPid = listed.find((s) => s.id === sessionId)!.pid;
+}, 180_000);
+
+afterAll(async () => {
+  if (daemon !== undefined) await daemon.stop();
+  await relay?.stop();
+  user?.remove();
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('another OS user against the state directory and the control socket', () => {
+  it('under umask 000 every directory is 0700, every file 0600, the socket in an owner-only directory', () => {
+    const entries = walk(stateDir);
+    const dirs = entries.filter((e) => e.kind === 'dir');
+    const files = entries.filter((e) => e.kind === 'file');
+    const sockets = entries.filter((e) => e.kind === 'socket');
+    expect(entries.filter((e) => e.kind === 'other')).toEqual([]);
+    expect(entries.filter((e) => e.uid !== process.getuid!())).toEqual([]);
+    for (const d of dirs)
+      expect({ path: d.path, mode: d.mode.toString(8) }).toEqual({ path: d.path, mode: '700' });
+    for (const f of files)
+      expect({ path: f.path, mode: f.mode.toString(8) }).toEqual({ path: f.path, mode: '600' });
+    expect(sockets.map((s) => s.path)).toEqual([join(stateDir, 'control', 'burrow.sock')]);
+    for (const s of sockets) {
+      expect((lstatSync(join(s.path, '..')).mode & 0o777).toString(8)).toBe('700');
+      expect((s.mode & 0o077).toString(8)).toBe('0');
+    }
+    // The secrets are really in there (a test of an empty directory would prove nothing).
+    expect(files.map((f) => f.path.slice(stateDir.length + 1)).sort()).toEqual(
+      expect.arrayContaining(['control.token']),
+    );
+    expect(files.some((f) => readFileSync(f.path, 'utf8').includes('psk'))).toBe(true);
+    figure('attack-local modes', {
+      umask: '000',
+      dirs: dirs.length,
+      files: files.length,
+      sockets: sockets.length,
+      groupOrWorldBits: entries.filter((e) => (e.mode & 0o077) !== 0).length,
+    });
+  });
+
+  it('cannot list, read, write, replace, remove, plant, chmod, or connect to the control socket: EACCES', () => {
+    const entries = walk(stateDir);
+    const before = digest(entries);
+    const sock = join(stateDir, 'control', 'burrow.sock');
+    const attempts: Attempt[] = [
+      { op: 'readdir', path: stateDir },
+      { op: 'stat', path: join(stateDir, 'control') },
+      { op: 'readdir', path: join(stateDir, 'control') },
+      { op: 'stat', path: sock },
+      { op: 'connect', path: sock },
+      { op: 'create', path: join(stateDir, 'planted') },
+      { op: 'mkdir', path: join(stateDir, 'planted-dir') },
+      { op: 'create', path: join(stateDir, 'control', 'planted') },
+    ];
+    for (const e of entries.filter((x) => x.path !== stateDir)) {
+      if (e.kind === 'file') attempts.push({ op: 'read', path: e.path }, { op: 'write', path: e.path });
+      attempts.push({ op: 'unlink', path: e.path }, { op: 'rename', path: e.path, to: `${e.path}.x` });
+    }
+    const results = user.attempt(attempts);
+    expect(results.filter((r) => r.outcome !== 'EACCES')).toEqual([]);
+    // Not the owner: chmod is refused with EPERM whatever the modes.
+    expect(user.attempt([{ op: 'chmod', path: stateDir, mode: 0o777 }]).map((r) => r.outcome)).toEqual([
+      'EPERM',
+    ]);
+    expect(digest(walk(stateDir))).toBe(before);
+    figure('attack-local other user', {
+      attempts: results.length + 1,
+      refusedEACCES: results.length,
+      refusedEPERM: 1,
+      succeeded: 0,
+      paths: entries.length,
+    });
+  });
+
+  it("the CLI run as the other user against the owner's state directory reaches nothing", () => {
+    const env = { PATH: '/usr/bin:/bin', HOME: '/nonexistent', BURROW_STATE_DIR: stateDir };
+    const codes: number[] = [];
+    for (const args of [
+      ['ls', '--json'],
+      ['status', '--json'],
+      ['devices', '--json'],
+    ]) {
+      const r = user.run([process.execPath, BIN, ...args], env);
+      expect(r.code, `burrow ${args.join(' ')}`).not.toBe(0);
+      expect(r.stdout + r.stderr).not.toContain(sessionId);
+      expect(r.stdout + r.stderr).not.toContain('victim phone');
+      codes.push(r.code ?? -1);
+    }
+    figure('attack-local cli as other user', { calls: codes.length, exitCodes: codes.join('/') });
+  });
+
+  it("the daemon's and the shell's environment, descriptors and PTY are closed to the other user", () => {
+    const pty = readlinkSync(`/proc/${shellPid}/fd/0`);
+    expect(pty).toMatch(/^\/dev\/pts\/\d+$/);
+    const attempts: Attempt[] = [
+      { op: 'read', path: `/proc/${daemon.pid}/environ` },
+      { op: 'readdir', path: `/proc/${daemon.pid}/fd` },
+      { op: 'read', path: `/proc/${shellPid}/environ` },
+      { op: 'readdir', path: `/proc/${shellPid}/fd` },
+      { op: 'read', path: pty },
+      { op: 'write', path: pty },
+    ];
+    const results = user.attempt(attempts);
+    expect(results.filter((r) => r.outcome !== 'EACCES')).toEqual([]);
+    // The command line is world-readable by design: it must carry no secret.
+    const token = readFileSync(join(stateDir, 'control.token'), 'utf8').trim();
+    const cmdline = user.run(['/bin/cat', `/proc/${daemon.pid}/cmdline`]).stdout;
+    expect(cmdline).toContain('daemon');
+    expect(cmdline).not.toContain(token);
+    figure('attack-local processes', {
+      refusedEACCES: results.length,
+      ptyMode: (lstatSync(pty).mode & 0o777).toString(8),
+      cmdlineHasSecret: 'no',
+    });
+  });
+
+  it('a state directory the other user planted, or a symlink in its place, is refused before any write', async () => {
+    const shared = mkdtempSync(join(tmpdir(), 'burrow-shared-'));
+    scratch.push(shared);
+    chmodSync(shared, 0o1777); // like /tmp: anyone may create, the sticky bit keeps names to their owners
+    const planted = join(shared, 'state');
+    const linked = join(shared, 'linked');
+    const target = join(shared, 'attacker-dir');
+    const made = user.attempt([
+      { op: 'mkdir', path: planted },
+      { op: 'chmod', path: planted, mode: 0o777 },
+      { op: 'mkdir', path: target },
+      { op: 'chmod', path: target, mode: 0o777 },
+      { op: 'symlink', path: linked, to: target },
+    ]);
+    expect(made.map((r) => r.outcome)).toEqual(['OK', 'OK', 'OK', 'OK', 'OK']);
+    const refusals: string[] = [];
+    for (const [dir, why] of [
+      [planted, /belongs to another user/],
+      [linked, /symlink or file is in the way/],
+    ] as const) {
+      const started = BurrowDaemon.start({ stateDir: dir, env: UMASK_ZERO });
+      await expect(started).rejects.toThrow(why);
+      refusals.push(dir === planted ? 'planted-dir' : 'symlink');
+    }
+    // Nothing was written where the other user could read it.
+    expect(readdirSync(planted)).toEqual([]);
+    expect(readdirSync(target)).toEqual([]);
+    figure('attack-local planted state dir', { refusals: refusals.join('+'), filesWrittenThere: 0 });
+  });
+});
+
+describe('cleanup', () => {
+  it('the second user is removed afterwards', async () => {
+    user.remove();
+    await until(() => user.run(['/bin/true']).code !== 0, 'userdel');
+    figure('attack-local user', { created: user.name, removed: 'yes' });
+  });
+});
