@@ -11,11 +11,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { backoffDelayMs, RELAY_LINK_BACKOFF } from './backoff.js';
 import { describeLinkStatus, type LinkStatus } from './link-status.js';
-import { agentSocketUrl, RELAY_LINK_KEEPALIVE, RelayLink } from './relay-link.js';
+import { agentSocketUrl, RELAY_LINK_KEEPALIVE, RelayLink, systemTimers } from './relay-link.js';
 
 const ID = 'AAECAwQFBgcICQoLDA0ODw';
 const TOKEN = 'x'.repeat(43);
-const fast = { pingIntervalMs: 50, deadAfterMs: 200, connectTimeoutMs: 1000 };
+const fast = { pingIntervalMs: 50, deadAfterMs: 200, wakeProbeMs: 150, connectTimeoutMs: 1000 };
 const quickBackoff = {
   initialDelayMs: 20,
   growthFactor: 2,
@@ -175,6 +175,41 @@ describe('RelayLink', () => {
     expect(downs).toEqual([]);
     expect(connections).toBe(1);
     expect(link.status.kind).toBe('connected');
+  });
+
+  it('after a freeze it probes with one ping instead of dropping a link that still answers', async () => {
+    let connections = 0;
+    const url = await server((ws) => {
+      connections++;
+      const openedAt = Date.now();
+      // Deaf for the first 150 ms (the pings before the deadline go unanswered), then answers again.
+      ws.on('message', (d, binary) => {
+        if (!binary && String(d) === KEEPALIVE_PING && Date.now() - openedAt > 150) ws.send(KEEPALIVE_PONG);
+      });
+    });
+    // The clock jumps 10 s as the socket opens: the dead deadline then fires 10 s "late", as after a suspend.
+    let jump = 0;
+    const timers = { ...systemTimers, now: () => Date.now() + jump };
+    const downs: string[] = [];
+    const link = new RelayLink({
+      relayUrl: url,
+      burrowId: ID,
+      burrowToken: TOKEN,
+      onFrame: () => {},
+      onStatus: (s) => {
+        if (s.kind === 'connected') jump = 10_000;
+        if (s.kind === 'reconnecting') downs.push(s.reason);
+      },
+      timers,
+      backoff: quickBackoff,
+      keepalive: fast,
+    });
+    cleanup.push(() => link.stop());
+    link.start();
+    await until(() => link.status.kind === 'connected');
+    await new Promise((r) => setTimeout(r, fast.deadAfterMs + 3 * fast.wakeProbeMs));
+    expect(downs).toEqual([]);
+    expect(connections).toBe(1);
   });
 
   it('the shipped policy pings within RL-KEEP-1 and calls a link dead only after two missed pings', () => {

@@ -35,6 +35,12 @@ export interface KeepalivePolicy {
   readonly pingIntervalMs: number;
   /** No frame at all (a pong counts) for this long: the link is dead (ms). */
   readonly deadAfterMs: number;
+  /**
+   * When the dead deadline fires a ping interval late or more, the process was frozen (suspend, SIGSTOP) and
+   * frames that arrived meanwhile are still unread (Linux ends epoll_wait with EINTR on SIGCONT, so timers
+   * run before I/O). Instead of dropping a link that may be fine: one ping, and this long to hear anything.
+   */
+  readonly wakeProbeMs: number;
   /** Budget for the TCP+TLS+upgrade (ms). */
   readonly connectTimeoutMs: number;
 }
@@ -44,12 +50,13 @@ export interface KeepalivePolicy {
  * after the last frame received, i.e. after two unanswered pings and 5 s of slack for a slow pong. Pings go
  * more often than RL-KEEP-1's 30 s so a cut shows in `burrow status` within 15 s; they are answered by the
  * relay's auto-response and never wake its Durable Object. After a suspend (laptop lid, SIGSTOP) the overdue
- * dead timer fires on wake unless frames waiting in the socket prove the link alive first, so the status
- * is never stale for longer than this bound.
+ * deadline does not drop the link at once: one ping, and `wakeProbeMs` for anything to arrive (the frames
+ * queued while frozen count), so a live link survives the wake and a dead one is noticed 5 s after it.
  */
 export const RELAY_LINK_KEEPALIVE: KeepalivePolicy = Object.freeze({
   pingIntervalMs: 5_000,
   deadAfterMs: 15_000,
+  wakeProbeMs: 5_000,
   connectTimeoutMs: 15_000,
 });
 
@@ -204,12 +211,23 @@ export class RelayLink {
 
   /** Something arrived: the link is alive now; restart both the ping schedule and the dead deadline. */
   #armKeepalive(socket: WebSocket): void {
-    this.#timers.clearTimeout(this.#deadTimer);
     this.#schedulePing(socket);
-    this.#deadTimer = this.#timers.setTimeout(
-      () => this.#drop(socket, 'the relay stopped answering'),
-      this.#keepalive.deadAfterMs,
-    );
+    this.#armDeadline(socket, this.#keepalive.deadAfterMs, true);
+  }
+
+  #armDeadline(socket: WebSocket, ms: number, mayProbe: boolean): void {
+    this.#timers.clearTimeout(this.#deadTimer);
+    const dueAt = this.#timers.now() + ms;
+    this.#deadTimer = this.#timers.setTimeout(() => {
+      if (this.#socket !== socket) return;
+      const frozenFor = this.#timers.now() - dueAt;
+      if (mayProbe && frozenFor >= this.#keepalive.pingIntervalMs && socket.readyState === WebSocket.OPEN) {
+        socket.send(KEEPALIVE_PING);
+        this.#armDeadline(socket, this.#keepalive.wakeProbeMs, false);
+        return;
+      }
+      this.#drop(socket, 'the relay stopped answering');
+    }, ms);
   }
 
   /** A ping every pingIntervalMs while nothing arrives (one lost ping must not make the link look dead). */
