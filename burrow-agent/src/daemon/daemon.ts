@@ -110,7 +110,6 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     attention.dispose();
     throw err;
   }
-  const storage = startStorageWatch({ stateDir: opts.stateDir, now, log: opts.log });
   remote = new RemoteService({
     stateDir: opts.stateDir,
     burrowName: hostname(),
@@ -126,6 +125,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     },
   });
   const service = remote;
+  const storage = startStorageWatch({ stateDir: opts.stateDir, now, log: opts.log });
   const status = (): DaemonStatus => {
     const sessions = registry.list();
     const running = sessions.filter((s) => s.status === 'running').length;
