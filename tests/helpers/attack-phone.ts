@@ -4,9 +4,15 @@
  * tests of revoked phones and reused pairing links (issue 8). Uses Pocket's own `startHandshake`, so the bytes
  * are exactly what a real phone would send.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { type PairingRecord, startHandshake } from '@burrow/pocket/core';
 import { decodeBase64url } from '@burrow/protocol';
+import { REPO_ROOT } from '../../relay-worker/test/harness.js';
 import { openClient } from '../../relay-worker/test/relay-client.js';
+import { type BurrowDaemon, until } from './burrow-daemon.js';
+
+const BIN = join(REPO_ROOT, 'burrow-agent', 'bin', 'burrow.js');
 
 /** How long one attempt waits for the close (ms): the Burrow refuses at message 1, well inside this. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
@@ -54,4 +60,22 @@ export async function sendMessage1(
   const closed = await Promise.race([socket.closed, timeout]);
   socket.ws.terminate();
   return { code: closed?.code ?? null, frames, ms: Date.now() - sent };
+}
+
+/** `burrow pair --yes --label <label>` running against `daemon`, and the link it printed (for reuse attacks). */
+export async function openPairing(
+  daemon: BurrowDaemon,
+  label: string,
+): Promise<{ link: string; pair: ChildProcess; exited: Promise<number | null> }> {
+  const pair = spawn(process.execPath, [BIN, 'pair', '--yes', '--label', label], {
+    env: daemon.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  pair.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  const exited = new Promise<number | null>((r) => pair.once('exit', (c) => r(c)));
+  await until(() => /#pair=\S+/.test(out), 'the pairing link');
+  return { link: /(http\S+#pair=\S+)/.exec(out)![1]!, pair, exited };
 }

@@ -8,8 +8,6 @@
  * Each is refused with its close code (`protocol/src/close-codes.ts`, P-CLOSE-1), learns nothing (no message
  * 2, no directory), and nothing is added to the ACL (`burrow devices --json`).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import {
   BurrowConnection,
   type Clock,
@@ -22,13 +20,12 @@ import {
 } from '@burrow/pocket/core';
 import { CloseCode } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
-import { connectAttempt } from '../helpers/attack-phone.js';
+import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
+import { connectAttempt, openPairing } from '../helpers/attack-phone.js';
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
 import { nodeSocketFactory, recordingSocketFactory } from '../helpers/node-socket.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 
-const BIN = join(REPO_ROOT, 'burrow-agent', 'bin', 'burrow.js');
 /** Reconnects a revoked phone tries (each must be refused the same way). */
 const REVOKED_ATTEMPTS = 5;
 /** The shortest pairing expiry the Burrow accepts (`pairing-offer.ts`), for the expired-link case. */
@@ -57,23 +54,6 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-/** `burrow pair --yes` running, and the link it printed. */
-async function openPairing(
-  label: string,
-): Promise<{ link: string; pair: ChildProcess; exited: Promise<number | null> }> {
-  const pair = spawn(process.execPath, [BIN, 'pair', '--yes', '--label', label], {
-    env: daemon.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  pair.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  const exited = new Promise<number | null>((r) => pair.once('exit', (c) => r(c)));
-  await until(() => /#pair=\S+/.test(out), 'the pairing link');
-  return { link: /(http\S+#pair=\S+)/.exec(out)![1]!, pair, exited };
-}
-
 function pairWith(link: string, label: string, clock: Clock = systemClock): Promise<PairingRecord> {
   return pairWithOffer({
     offer: parsePairingLink(link),
@@ -101,7 +81,7 @@ async function pairingFailure(promise: Promise<unknown>): Promise<PairingError> 
 
 describe('pairing links', () => {
   it('a link works once: a second use is refused PAIRING_UNAVAILABLE and adds nothing', async () => {
-    const { link, exited } = await openPairing('first phone');
+    const { link, exited } = await openPairing(daemon, 'first phone');
     const first = await pairWith(link, 'first phone');
     expect(await exited).toBe(0);
     expect((await devices()).map((d) => d.deviceId)).toEqual([first.deviceId]);
@@ -122,10 +102,10 @@ describe('pairing links', () => {
 
   it('an old link used while a newer `burrow pair` is open does not burn the new offer', async () => {
     const before = await devices();
-    const old = await openPairing('old offer');
+    const old = await openPairing(daemon, 'old offer');
     old.pair.kill('SIGTERM');
     await old.exited;
-    const fresh = await openPairing('new phone');
+    const fresh = await openPairing(daemon, 'new phone');
     // IKpsk2 mixes the psk only into message 2, so the Burrow answers message 1 with the open offer; the phone
     // holding the old secret cannot read message 2 and cannot confirm. The new offer must survive that.
     const stale = await pairingFailure(pairWith(old.link, 'thief', lyingClock));
