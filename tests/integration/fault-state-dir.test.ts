@@ -230,9 +230,18 @@ describe('a state directory that fills up, then turns read-only', () => {
     }
   });
 
-  it('nothing accepted meanwhile is lost: after a crash and restart every session and the TODO are back', async () => {
+  it('nothing accepted meanwhile is lost: after a crash and a restart (refused, in words, while read-only) all is back', async () => {
     const stateDir = daemon.stateDir;
     await daemon.crash();
+    // Restarted while the directory is read-only, it cannot make its control socket, and says so in words.
+    sh('mount', '-o', 'remount,ro', mnt);
+    try {
+      await expect(BurrowDaemon.start({ stateDir })).rejects.toThrow(
+        /cannot create the control socket: .* is on a read-only file system \(EROFS\); remount it read-write/,
+      );
+    } finally {
+      sh('mount', '-o', 'remount,rw', mnt);
+    }
     daemon = await BurrowDaemon.start({ stateDir });
     const rows = new Map((await ls()).map((r) => [r.id, r]));
     expect(rows.get(early)).toMatchObject({ name: 'early', diedWithDaemon: true });

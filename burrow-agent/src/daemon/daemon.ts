@@ -18,8 +18,8 @@ import { RemoteService } from '../remote/remote-service.js';
 import type { Logger } from '../session/activity.js';
 import { SessionRegistry } from '../session/session-registry.js';
 import { type BurrowState, openSettingsStore, openStateStore } from '../state/burrow-state.js';
-import { ensureOwnerOnlyDir } from '../state/state-dir.js';
-import type { StorageHealthView } from '../state/storage-health.js';
+import { ensureOwnerOnlyDir, StateDirError } from '../state/state-dir.js';
+import { StorageHealth, type StorageHealthView } from '../state/storage-health.js';
 import { daemonVerbs } from './daemon-verbs.js';
 import { SessionRoster } from './session-roster.js';
 import { startStorageWatch } from './storage-watch.js';
@@ -167,7 +167,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     storage.stop();
     roster.dispose();
     attention.dispose();
-    throw err;
+    throw unwritableDirError(err, opts.stateDir, socketPath, now());
   }
   service.start();
   opts.log('info', `burrow daemon ${AGENT_VERSION} (pid ${process.pid}) listening on ${socketPath}`);
@@ -206,6 +206,24 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     onShutdown: (h) => void hooks.push(h),
     stop,
   };
+}
+
+/**
+ * The control socket is the one file the daemon cannot do without: on a full, read-only or foreign state
+ * directory it cannot start, and says so with the same words `burrow status` would use (a service manager
+ * restarting it then logs something the owner can act on). Other errors pass through unchanged.
+ */
+function unwritableDirError(err: unknown, stateDir: string, socketPath: string, at: number): unknown {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (!(err instanceof Error) || !['EROFS', 'ENOSPC', 'EDQUOT', 'EACCES', 'EPERM'].includes(String(code))) {
+    return err;
+  }
+  const health = new StorageHealth(stateDir);
+  health.recordFailure(socketPath, err, at);
+  const v = health.view();
+  return new StateDirError(`cannot create the control socket: ${v.text.split(';')[0]}; ${v.advice}`, {
+    cause: err,
+  });
 }
 
 /** The phone sends the whole list; the host adds and removes one rule at a time (each validated, persisted). */
