@@ -165,8 +165,11 @@ describe('the daemon suspended past the keep-alive', () => {
       echoWorkingAfterHealMs: workingMs,
       echoMs,
       pushes: pushService.received.length,
+      droppedBytes: burrowPath.stats().droppedBytes,
     });
     expect(pushService.received, 'one push for the one ring, nothing re-sent on wake').toHaveLength(1);
+    // The wake probe's ping (at least) went into the blackhole: the link was really dead, not idle.
+    expect(burrowPath.stats().droppedBytes).toBeGreaterThan(0);
     expect((await daemonStatus(daemon)).relay.state).toBe('connected');
   }, 90_000);
 });
