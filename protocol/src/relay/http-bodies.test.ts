@@ -54,6 +54,13 @@ describe('relay HTTP bodies [RL-HTTP-*]', () => {
     }
   });
 
+  it("refuses a p256dh that is not base64url as 'bad_body', like every other bad member (found by fuzzing)", () => {
+    for (const p256dh of ['!!!!', 'A', `${b64(65).slice(0, -1)}~`, '\ud800']) {
+      const bad = { ...subscription, keys: { ...subscription.keys, p256dh } };
+      expect(() => decodePushSubscription(bad)).toThrow(expect.objectContaining({ reason: 'bad_body' }));
+    }
+  });
+
   it('leaves the endpoint policy to the relay: any http(s) URL decodes [RL-HTTP-7, RL-HTTP-8]', () => {
     // The relay refuses http: (except loopback under its development switch) in push-subscription-check.ts.
     const local = { ...subscription, endpoint: 'http://127.0.0.1:8080/push/x' };

@@ -86,8 +86,13 @@ export const PushSubscriptionSchema = v.object({
     p256dh: v.pipe(
       b64(P256_PUBLIC_KEY_BYTES, 'keys.p256dh'),
       // SEC1 §2.3.3: an uncompressed point starts with 0x04. (Whether it lies on the curve is the relay's
-      // check: this package has no curve arithmetic.)
-      v.check((s: string) => decodeBase64url(s)[0] === 0x04, 'keys.p256dh must be an uncompressed point'),
+      // check: this package has no curve arithmetic.) Valibot runs a pipe's later checks even after an
+      // earlier one failed, so this one must not assume the text is base64url: decoding it unguarded threw
+      // RelayCodecError('bad_base64url') out of the decoder instead of 'bad_body' (found by tests/fuzz).
+      v.check(
+        (s: string) => isBase64urlOfLength(s, P256_PUBLIC_KEY_BYTES) && decodeBase64url(s)[0] === 0x04,
+        'keys.p256dh must be an uncompressed point',
+      ),
     ),
     auth: b64(PUSH_AUTH_SECRET_BYTES, 'keys.auth'),
   }),
