@@ -17,12 +17,13 @@ export const AGENT_FRAME_MAX_BYTES = MAX_AGENT_FRAME_BYTES;
 export const MAX_CLIENTS_PER_BURROW = 16;
 
 /**
- * Phone sockets open at once per Burrow from one source address (RL-LIM-4's key): half the Burrow's slots.
- * A handshake that never finishes holds its slot until the Burrow's budget closes it (10 s), so without this
- * one address could fill every slot and lock the owner's phone out. One more → close TOO_MANY_CLIENTS (4004),
- * before the per-Burrow connect bucket is touched, so a refused flood does not drain it either.
+ * Phone sockets open at once per Burrow from one source address (RL-LIM-4's key): all but four of the Burrow's
+ * slots, so one address (a household behind one NAT, or an attacker) can never take the last four. A handshake
+ * that never finishes holds its slot until the Burrow's budget closes it (10 s); at this cap the next socket
+ * from that address is closed TOO_MANY_CLIENTS (4004) before the per-Burrow connect bucket is touched, so a
+ * one-address flood can neither fill every slot nor spend the tokens the owner's phone needs.
  */
-export const MAX_CLIENTS_PER_SOURCE = MAX_CLIENTS_PER_BURROW / 2;
+export const MAX_CLIENTS_PER_SOURCE = MAX_CLIENTS_PER_BURROW - 4;
 
 /**
  * A phone socket that has sent no frame for this long (ms) may be displaced by a newcomer when every slot is
