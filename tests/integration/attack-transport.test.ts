@@ -15,10 +15,10 @@
  *    PTY's input — a raw-mode `cat > file` — equals exactly the keystrokes that were not tampered with, each once.
  *
  * Not covered here: tampering with the Burrow's own relay socket (its frames carry the relay's routing header,
- * which the relay parses; RL-FRAME rules are the relay's tests), a relay that negotiates permessage-deflate (the
- * proxy strips the offer so the bit flip lands in the Noise ciphertext), and a dropped LAST frame before a
- * silence (detected only by the next keep-alive pong, ≤ POCKET_KEEPALIVE.pingIntervalMs later — not timed
- * here). Keystrokes in a frame the relay dropped are lost: phone input is at most once, never acknowledged.
+ * which the relay parses; RL-FRAME rules are the relay's tests), and a relay that negotiates permessage-deflate
+ * (the proxy strips the offer so the bit flip lands in the Noise ciphertext). A frame dropped before a silence
+ * is exposed only by the next keep-alive (timed at the end). Keystrokes in a frame the relay dropped are lost:
+ * phone input is at most once, never acknowledged — the test checks they are absent, not that they arrive.
  */
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,7 @@ import type { BurrowConnection } from '@burrow/pocket/core';
 import { CLOSE_MESSAGES, CloseCode, encodeClientMessage, Fragmenter } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { POCKET_KEEPALIVE } from '../../pocket-pwa/src/core/burrow-connection.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, type PairedPhone, until } from '../helpers/burrow-daemon.js';
 import {
@@ -359,6 +360,45 @@ describe('a relay that tampers with a live, attached, streaming connection', () 
       resumeMsWorst: Math.max(...resumeMs),
     });
   });
+
+  // With nothing streaming, a dropped frame has no successor to expose it but the keep-alive: the next ping
+  // (phone → Burrow) or pong (Burrow → phone) arrives out of sequence at most one ping interval later. The
+  // dropped frame is a keystroke (lost, and must stay absent) or the answer to a request (which then fails).
+  for (const d of ['toRelay', 'fromRelay'] as const) {
+    it(`a frame dropped ${d === 'toRelay' ? 'phone → Burrow' : 'Burrow → phone'} before a silence is noticed within one keep-alive`, async () => {
+      const c = current();
+      await new Promise((r) => setTimeout(r, 500)); // let the reconnect's attach answers pass
+      const mark = statuses.length;
+      let hit: Promise<unknown>;
+      let request: Promise<unknown> = Promise.resolve();
+      if (d === 'toRelay') {
+        hit = c.arm(d, 'drop', { match: isInput });
+        typed!(chunk('S', 0));
+      } else {
+        hit = c.arm(d, 'drop');
+        request = conn.history(stream.id, 0, 1).catch((e: Error) => e);
+      }
+      await hit;
+      const hitAt = Date.now();
+      await until(
+        () => since(mark).some((s) => s.kind === 'reconnecting'),
+        'the silent drop to be noticed',
+        POCKET_KEEPALIVE.deadAfterMs + DETECT_BUDGET_MS,
+      );
+      const failed = since(mark).find((s) => s.kind === 'reconnecting')!;
+      const ms = failed.at - hitAt;
+      expect(ms).toBeLessThan(POCKET_KEEPALIVE.deadAfterMs);
+      await connectedAgain(mark, 'the phone back');
+      await typeAndSee(chunk('T', d === 'toRelay' ? 0 : 1));
+      expect(received()).toBe(expectedInput);
+      await request;
+      figure(`attack drop-then-silence ${d === 'toRelay' ? 'phone-to-burrow' : 'burrow-to-phone'}`, {
+        detectMs: ms,
+        pingIntervalMs: POCKET_KEEPALIVE.pingIntervalMs,
+        reason: failed.reason.replaceAll(' ', '_'),
+      });
+    });
+  }
 });
 
 describe('a replayed message 1 after the daemon was killed and restarted', () => {

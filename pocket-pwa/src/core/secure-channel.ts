@@ -1,6 +1,8 @@
 /**
  * The phone's end of one Noise session (DESIGN §4.2): the initiator handshake over a socket, then frames
- * fragmented, encrypted and reassembled. One binary WebSocket frame carries one Noise message.
+ * fragmented, encrypted and reassembled. One binary WebSocket frame carries one Noise message. The channel
+ * fails closed: once a message is refused (a relay that alters, drops, reorders, duplicates or replays frames
+ * shows as a failed decryption, the nonce being the message's position) every later `open` and `seal` throws.
  */
 import {
   type Aead,
@@ -9,9 +11,10 @@ import {
   type HandshakeMode,
   initiatorIKpsk2,
   keyPairFromPrivate,
+  NoiseError,
   type NoiseTransport,
 } from '@burrow/crypto';
-import { decodeBase64url, Fragmenter, PROTOCOL_VERSION, Reassembler } from '@burrow/protocol';
+import { decodeBase64url, Fragmenter, PROTOCOL_VERSION, ProtocolError, Reassembler } from '@burrow/protocol';
 
 export interface InitiatorParams {
   readonly mode: HandshakeMode;
@@ -54,15 +57,36 @@ export function startHandshake(p: InitiatorParams): {
 export class SecureChannel {
   readonly #fragmenter = new Fragmenter();
   readonly #reassembler = new Reassembler();
+  #failed = false;
 
   constructor(readonly transport: NoiseTransport) {}
 
+  /** True once a message was refused: the socket must be (or has been) closed. */
+  get failed(): boolean {
+    return this.#failed;
+  }
+
+  /** The Noise messages that carry `frame`, in order. */
   seal(frame: Uint8Array): Uint8Array[] {
+    this.#usable();
     return this.#fragmenter.split(frame).map((p) => this.transport.encrypt(p));
   }
 
+  /** A whole frame, or null while a fragmented one is incomplete; NoiseError / ProtocolError when refused. */
   open(ciphertext: Uint8Array): Uint8Array | null {
-    return this.#reassembler.push(this.transport.decrypt(ciphertext));
+    this.#usable();
+    try {
+      return this.#reassembler.push(this.transport.decrypt(ciphertext));
+    } catch (error) {
+      if (error instanceof NoiseError || error instanceof ProtocolError) this.#failed = true;
+      throw error;
+    }
+  }
+
+  #usable(): void {
+    if (this.#failed) {
+      throw new NoiseError('invalid-state', 'this channel refused a message; the connection must be closed');
+    }
   }
 }
 
