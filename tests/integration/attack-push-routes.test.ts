@@ -195,3 +195,38 @@ describe('a push send naming another Burrow’s deliveryIds [RL-PUSH-2]', () => 
     );
   });
 });
+
+describe('a revoked phone and push (DESIGN §2: "no later push reaches it")', () => {
+  it('cannot put its subscription back with its old token, and the next push skips it', async () => {
+    const [kept, revoked] = [phones[0]!, phones[1]!];
+    const revoke = await daemon.cli('devices', 'revoke', revoked.pairing.deviceId);
+    expect(revoke.code, revoke.stderr).toBe(0);
+    // Its delivery is gone at the relay: the old token opens nothing, the same 401 as any wrong token.
+    const again = await putSubscription(
+      relay.url,
+      revoked.pairing.burrowId,
+      revoked.pairing,
+      revoked.subscription,
+    );
+    const body = await again.text();
+    expect(again.status, body).toBe(401);
+    const wrong = await putSubscription(
+      relay.url,
+      revoked.pairing.burrowId,
+      { deliveryId: revoked.pairing.deliveryId, deliveryToken: randomToken() },
+      revoked.subscription,
+    );
+    expect(await wrong.text()).toBe(body);
+    const before = phones.map((p) => receivedAt(p.subscription.endpoint));
+    const total = service.received.length;
+    const push = await pushTest();
+    expect(push).toMatchObject({ outcome: 'delivered', targets: 1, delivered: 1 });
+    await service.waitForReceived(total + 1, 5_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receivedAt(kept.subscription.endpoint)).toBe(before[0]! + 1);
+    expect(receivedAt(revoked.subscription.endpoint)).toBe(before[1]);
+    console.log(
+      `[figure] revoked phone and push: its old deliveryToken PUT → 401 (same body as a wrong token); next push test ${push.delivered}/${push.targets}, 0 to the revoked phone`,
+    );
+  });
+});
