@@ -30,6 +30,12 @@ import { sourceKey } from './source-key.js';
 import { type TokenBucketState, take } from './token-bucket.js';
 import { bearerToken, constantTimeEqual, hashToken } from './tokens.js';
 
+/**
+ * Compared against when a deliveryId is unknown, so that case costs what a wrong token costs. 43 characters
+ * like every token hash; '~' is outside base64url, so no token's hash ever equals it.
+ */
+const NO_DELIVERY_HASH = '~'.repeat(43);
+
 /** Hibernation tags, so a socket's role is visible to `getWebSockets(tag)` too. */
 const TAG = { agent: 'agent', client: 'client' } as const;
 
@@ -227,11 +233,12 @@ export class BurrowObject extends DurableObject<Env> {
 
   private async checkDelivery(deliveryId: string, token: string): Promise<ApiResult<never> | null> {
     if (!this.store.isEnrolled()) return fail(ErrorCode.NOT_FOUND, 'unknown burrow');
+    // Same answer, and the same work (hash, lookup, compare), for an unknown delivery and a wrong token: the
+    // caller learns nothing either way, not even from the time it took.
+    const presented = await hashToken(token);
     const stored = this.store.deliveryTokenHash(deliveryId);
-    // Same answer for an unknown delivery and a wrong token: the token holder learns nothing either way.
-    if (stored === null || !constantTimeEqual(await hashToken(token), stored)) {
-      return fail(ErrorCode.UNAUTHORIZED, 'bad delivery token');
-    }
+    const matches = constantTimeEqual(presented, stored ?? NO_DELIVERY_HASH);
+    if (stored === null || !matches) return fail(ErrorCode.UNAUTHORIZED, 'bad delivery token');
     return null;
   }
 }

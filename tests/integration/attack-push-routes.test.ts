@@ -131,6 +131,24 @@ describe('subscription PUT / DELETE with a token that is not the phone’s own [
     for (const a of answers) expect(a.status, a.what).toBe(401);
     // Same body whichever token was wrong and whether the delivery exists: the caller learns nothing.
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    // Nor from the time (a figure, not asserted: the machine is shared). Interleaved so load hits both alike.
+    const timed = async (deliveryId: string) => {
+      const started = performance.now();
+      const r = await putSubscription(
+        relay.url,
+        burrowId,
+        { deliveryId, deliveryToken: randomToken() },
+        attacker,
+      );
+      await r.text();
+      expect(r.status).toBe(401);
+      return performance.now() - started;
+    };
+    const timings = { known: [] as number[], unknown: [] as number[] };
+    for (let i = 0; i < TIMING_ROUNDS; i++) {
+      timings.known.push(await timed(victim.deliveryId));
+      timings.unknown.push(await timed(randomId()));
+    }
 
     // Untouched: the daemon's test push reaches both phones at their own endpoints, the attacker's gets none.
     const before = phones.map((p) => receivedAt(p.subscription.endpoint));
@@ -144,6 +162,7 @@ describe('subscription PUT / DELETE with a token that is not the phone’s own [
     expect(listed.map((d) => d.subscribed)).toEqual([true, true]);
     console.log(
       `[figure] forged subscription PUT/DELETE: ${answers.length}/${answers.length} refused 401 with one identical body; ` +
+        `median over ${TIMING_ROUNDS} wrong-token PUTs ${median(timings.known).toFixed(1)} ms (known delivery) vs ${median(timings.unknown).toFixed(1)} ms (unknown); ` +
         `afterwards push test delivered ${push.delivered}/${push.targets} to the phones' own endpoints, 0 to the attacker's`,
     );
   });
