@@ -17,6 +17,7 @@
  * group `tty` 0620 modes, where `write(1)` from another user may reach a session's terminal (here the PTYs are
  * 0600, which the test records); ptrace by another user (prevented by the kernel for another uid).
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,6 +71,7 @@ let shellPid = 0;
 const scratch: string[] = [];
 
 beforeAll(async () => {
+  const t0 = Date.now();
   user = OtherUser.create('burrowatk');
   parent = mkdtempSync(join(tmpdir(), 'burrow-local-attack-'));
   scratch.push(parent);
@@ -83,8 +85,18 @@ beforeAll(async () => {
   const made = await daemon.cli('new', '--name', 'owner-shell', '--', '/bin/bash', '--norc', '--noprofile');
   if (made.code !== 0) throw new Error(`burrow new failed: ${made.stderr}`);
   sessionId = made.stdout.trim();
+  // Touch every other store the daemon keeps, so each file it can write is there to be checked.
+  for (const args of [
+    ['settings', 'set', 'pushDelayMs', '5000'],
+    ['watch', 'claude'],
+    ['todo', sessionId, 'on'],
+    ['push', 'test'],
+  ]) {
+    await daemon.cli(...args);
+  }
   const listed = await daemon.json<{ id: string; pid: number }[]>('ls', '--json');
   shellPid = listed.find((s) => s.id === sessionId)!.pid;
+  figure('attack-local setup', { ms: Date.now() - t0 });
 }, 180_000);
 
 afterAll(async () => {
@@ -96,6 +108,8 @@ afterAll(async () => {
 
 describe('another OS user against the state directory and the control socket', () => {
   it('under umask 000 every directory is 0700, every file 0600, the socket in an owner-only directory', () => {
+    // The daemon really runs under umask 000 (so no mode here comes from a kind umask).
+    expect(readFileSync(`/proc/${daemon.pid}/status`, 'utf8')).toMatch(/^Umask:\s+0000$/m);
     const entries = walk(stateDir);
     const dirs = entries.filter((e) => e.kind === 'dir');
     const files = entries.filter((e) => e.kind === 'file');
@@ -122,6 +136,7 @@ describe('another OS user against the state directory and the control socket', (
       files: files.length,
       sockets: sockets.length,
       groupOrWorldBits: entries.filter((e) => (e.mode & 0o077) !== 0).length,
+      names: entries.map((e) => e.path.slice(parent.length + 1)).join(','),
     });
   });
 
@@ -201,7 +216,7 @@ describe('another OS user against the state directory and the control socket', (
     });
   });
 
-  it('a state directory the other user planted, or a symlink in its place, is refused before any write', async () => {
+  it('a state directory the other user planted, or a symlink in its place, is refused before any write', () => {
     const shared = mkdtempSync(join(tmpdir(), 'burrow-shared-'));
     scratch.push(shared);
     chmodSync(shared, 0o1777); // like /tmp: anyone may create, the sticky bit keeps names to their owners
@@ -216,19 +231,29 @@ describe('another OS user against the state directory and the control socket', (
       { op: 'symlink', path: linked, to: target },
     ]);
     expect(made.map((r) => r.outcome)).toEqual(['OK', 'OK', 'OK', 'OK', 'OK']);
-    const refusals: string[] = [];
+    // The daemon was built by beforeAll; run it directly: it must refuse at once, with words and exit code 6.
+    const refusals: number[] = [];
     for (const [dir, why] of [
       [planted, /belongs to another user/],
       [linked, /symlink or file is in the way/],
     ] as const) {
-      const started = BurrowDaemon.start({ stateDir: dir, env: UMASK_ZERO });
-      await expect(started).rejects.toThrow(why);
-      refusals.push(dir === planted ? 'planted-dir' : 'symlink');
+      const r = spawnSync(process.execPath, [BIN, 'daemon'], {
+        env: { ...daemon.env, ...UMASK_ZERO, BURROW_STATE_DIR: dir },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.stderr).toMatch(why);
+      expect(r.status).toBe(6);
+      refusals.push(r.status!);
     }
     // Nothing was written where the other user could read it.
     expect(readdirSync(planted)).toEqual([]);
     expect(readdirSync(target)).toEqual([]);
-    figure('attack-local planted state dir', { refusals: refusals.join('+'), filesWrittenThere: 0 });
+    figure('attack-local planted state dir', {
+      refused: 'planted-dir+symlink',
+      exitCodes: refusals.join('/'),
+      filesWrittenThere: 0,
+    });
   });
 });
 
