@@ -289,6 +289,26 @@ describe('BurrowConnection liveness (POCKET_KEEPALIVE)', () => {
     conn.stop();
   });
 
+  it('woken from a freeze, it probes once before calling the path dead', async () => {
+    const { conn, clock, burrow } = await connected();
+    burrow.received();
+    // The page was frozen for a minute: every timer is overdue at once.
+    clock.advance(60_000);
+    expect(conn.status.kind).toBe('connected');
+    expect(burrow.received().some((m) => m.type === 'ping')).toBe(true);
+    // An answer inside the probe window keeps the connection.
+    clock.advance(POCKET_KEEPALIVE.wakeProbeMs - 1);
+    burrow.send({ type: 'pong', rid: 1 });
+    for (let t = 0; t < deadAfterMs - 1_000; t += 1_000) clock.advance(1_000);
+    expect(conn.status.kind).toBe('connected');
+    // Frozen again, and this time nothing answers the probe: dead once the probe window ends.
+    clock.advance(60_000);
+    expect(conn.status.kind).toBe('connected');
+    clock.advance(POCKET_KEEPALIVE.wakeProbeMs);
+    expect(conn.status).toMatchObject({ kind: 'reconnecting', reason: 'your computer stopped answering' });
+    conn.stop();
+  });
+
   it('the shipped policy: two unanswered pings before the path counts as dead', () => {
     expect(deadAfterMs).toBeGreaterThan(2 * pingIntervalMs);
   });

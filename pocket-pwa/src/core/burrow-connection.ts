@@ -37,6 +37,12 @@ export interface KeepalivePolicy {
   readonly pingIntervalMs: number;
   /** Nothing at all from the Burrow for this long (a `pong` counts): the connection is dead (ms). */
   readonly deadAfterMs: number;
+  /**
+   * When the deadline fires a ping interval late or more, this page was frozen (phone locked, tab in the
+   * background) and messages that arrived meanwhile may not have been delivered yet: one ping, and this long
+   * to hear anything, before calling the connection dead (ms).
+   */
+  readonly wakeProbeMs: number;
 }
 
 /**
@@ -49,6 +55,7 @@ export interface KeepalivePolicy {
 export const POCKET_KEEPALIVE: KeepalivePolicy = Object.freeze({
   pingIntervalMs: 5_000,
   deadAfterMs: 15_000,
+  wakeProbeMs: 5_000,
 });
 /** Requests awaiting an answer at once. */
 export const MAX_PENDING_REQUESTS = 256;
@@ -478,12 +485,19 @@ export class BurrowConnection {
     return this.#o.keepalive ?? POCKET_KEEPALIVE;
   }
 
-  #armDeadline(socket: SocketLike) {
+  #armDeadline(socket: SocketLike, ms = this.#keepalive().deadAfterMs, mayProbe = true) {
     this.#clock.clearTimeout(this.#deadTimer);
-    this.#deadTimer = this.#clock.setTimeout(
-      () => this.#fail(socket, 'your computer stopped answering'),
-      this.#keepalive().deadAfterMs,
-    );
+    const dueAt = this.#clock.now() + ms;
+    this.#deadTimer = this.#clock.setTimeout(() => {
+      if (this.#socket !== socket) return;
+      const policy = this.#keepalive();
+      if (mayProbe && this.#clock.now() - dueAt >= policy.pingIntervalMs && this.#live) {
+        this.#send({ type: 'ping', rid: this.#rid() });
+        this.#armDeadline(socket, policy.wakeProbeMs, false);
+        return;
+      }
+      this.#fail(socket, 'your computer stopped answering');
+    }, ms);
   }
 
   #schedulePing(socket: SocketLike) {
