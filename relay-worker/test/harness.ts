@@ -68,7 +68,10 @@ export interface RelayHandle {
   log(): string;
   /** Stops wrangler and workerd (the whole process group) and removes the state unless kept. */
   stop(): Promise<void>;
-  /** A crash: SIGKILL to the whole process group at once, then waits for it; the state directory stays. */
+  /**
+   * A crash: SIGKILL to the whole process group at once, then waits for it and for the port to be free. The
+   * state directory stays (for `startRelay({ port, persistDir })`); this handle's `stop()` no longer removes it.
+   */
   kill(): Promise<void>;
 }
 
@@ -187,9 +190,11 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
   void exited.then(() => LIVE.delete(child));
 
   const url = `http://127.0.0.1:${port}`;
+  // After kill() the directory belongs to the relay restarted from it: this handle's stop() leaves it alone.
+  let crashed = false;
   const stop = async () => {
     await killGroup(child, exited);
-    if (!options.keepState) await rm(persistDir, { recursive: true, force: true });
+    if (!options.keepState && !crashed) await rm(persistDir, { recursive: true, force: true });
   };
   try {
     await waitReady(url, child, options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS);
@@ -198,6 +203,7 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
     throw new Error(`relay did not start: ${(error as Error).message}\n--- wrangler output ---\n${log}`);
   }
   const kill = async () => {
+    crashed = true;
     if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
     try {
       process.kill(-child.pid, 'SIGKILL');
