@@ -1,7 +1,9 @@
 /**
  * When and how the host writes its two files (attention-store.ts): alarm settings and rules at once, on every
  * edit; the per-session TODO list debounced (a burst of state changes is one write), skipped when unchanged,
- * and flushed on dispose. A failed write is logged, never thrown into the PTY pipeline.
+ * and flushed on dispose. A failed write is logged, never thrown into the PTY pipeline, and retried every
+ * PERSIST_RETRY_MS (a full or read-only disk comes back; a TODO set meanwhile must then reach the disk without
+ * waiting for the next state change — issue 8, "disk full").
  */
 import type { AlertSettings } from '../attention/index.js';
 import type { Logger } from '../session/activity.js';
@@ -15,6 +17,8 @@ import {
 
 /** State changes closer together than this are written once. */
 export const PERSIST_DEBOUNCE_MS = 250;
+/** After a failed write, the latest state is tried again this often until a write succeeds. */
+export const PERSIST_RETRY_MS = 2_000;
 
 export class AttentionPersistence {
   readonly #sessions;
@@ -23,6 +27,9 @@ export class AttentionPersistence {
   #timer: NodeJS.Timeout | undefined;
   #pending: (() => PersistedSession[]) | null = null;
   #lastWritten: string | null = null;
+  /** Settings whose save failed, tried again with the TODO file's retries; null when saved. */
+  #unsavedSettings: (() => void) | null = null;
+  #failing = false;
 
   constructor(stateDir: string, log: Logger) {
     this.#sessions = openAttentionStore(stateDir);
@@ -37,14 +44,19 @@ export class AttentionPersistence {
   }
 
   saveSettings(settings: AlertSettings, watchRules: readonly string[]): void {
-    try {
+    const save = () =>
       this.#settings.save({
         version: ATTENTION_FILE_VERSION,
         alert: { ...settings },
         watchRules: [...watchRules],
       });
+    try {
+      save();
+      this.#unsavedSettings = null;
     } catch (err) {
-      this.#log('error', `attention: saving settings failed: ${(err as Error).message}`);
+      this.#log('error', `attention: saving settings failed (retrying): ${(err as Error).message}`);
+      this.#unsavedSettings = save;
+      this.#arm(PERSIST_RETRY_MS);
     }
   }
 
@@ -58,14 +70,34 @@ export class AttentionPersistence {
   /** Writes `snapshot()` after PERSIST_DEBOUNCE_MS; calls within the window share one write. */
   schedule(snapshot: () => PersistedSession[]): void {
     this.#pending = snapshot;
+    this.#arm(PERSIST_DEBOUNCE_MS);
+  }
+
+  #arm(delayMs: number): void {
     if (this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       const take = this.#pending;
       this.#pending = null;
-      if (take !== null) this.#write(take());
-    }, PERSIST_DEBOUNCE_MS);
+      const settingsOk = this.#retrySettings();
+      const sessionsOk = take === null || this.#write(take());
+      // On failure keep the snapshot FUNCTION, so the retry writes the state as it is by then.
+      if (!sessionsOk) this.#pending = take;
+      if (!sessionsOk || !settingsOk) this.#arm(PERSIST_RETRY_MS);
+    }, delayMs);
     this.#timer.unref();
+  }
+
+  #retrySettings(): boolean {
+    if (this.#unsavedSettings === null) return true;
+    try {
+      this.#unsavedSettings();
+      this.#unsavedSettings = null;
+      this.#log('info', 'attention: settings saved after an earlier failure');
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Writes now (shutdown), cancelling a scheduled write. */
@@ -82,15 +114,23 @@ export class AttentionPersistence {
     this.#pending = null;
   }
 
-  #write(sessions: PersistedSession[]): void {
+  /** True when the file holds `sessions` afterwards. Logs the first failure of a run and the recovery. */
+  #write(sessions: PersistedSession[]): boolean {
     const bounded = sessions.map((s) => ({ ...s, cwd: s.cwd.slice(0, MAX_PERSISTED_CWD_CHARS) }));
     const json = JSON.stringify(bounded);
-    if (json === this.#lastWritten) return;
+    if (json === this.#lastWritten) return true;
     try {
       this.#sessions.save({ version: ATTENTION_FILE_VERSION, sessions: bounded });
       this.#lastWritten = json;
+      if (this.#failing) this.#log('info', 'attention: TODO state saved after an earlier failure');
+      this.#failing = false;
+      return true;
     } catch (err) {
-      this.#log('error', `attention: saving TODO state failed: ${(err as Error).message}`);
+      if (!this.#failing) {
+        this.#log('error', `attention: saving TODO state failed (retrying): ${(err as Error).message}`);
+      }
+      this.#failing = true;
+      return false;
     }
   }
 }
