@@ -346,6 +346,11 @@ describe('a relay that tampers with a live, attached, streaming connection', () 
     expect(streamText).toBe(printed);
     expect(streamSnapshots).toBe(1);
     expect(received()).toBe(expectedInput);
+    // Every reconnect was a fresh handshake (a new message 1 each time), and no tampered connection lingers.
+    const firsts = proxy.connections.map((c) => Buffer.from(c.messages('toRelay')[0]!).toString('hex'));
+    expect(firsts.length).toBeGreaterThanOrEqual(2 * actions.length + 1);
+    expect(new Set(firsts).size).toBe(firsts.length);
+    expect((await daemonStatus(daemon)).devices.connected).toBe(1);
     figure('attack tamper totals', {
       rounds: 2 * actions.length,
       streamLines: n,
