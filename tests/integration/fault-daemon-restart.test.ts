@@ -216,10 +216,13 @@ describe('daemon SIGKILL under its service manager', () => {
       expect([...conn.sessions.values()].some((e) => e.ringing)).toBe(false);
     }
 
-    // The owner clears a dead session; a new one works on the restarted daemon and reaches the phone.
+    // The owner clears a dead session, from the computer and from the phone (Pocket's "Remove" = clear);
+    // a new one works on the restarted daemon and reaches the phone.
     expect((await d().cli('kill', plain)).code).toBe(0);
     await until(() => !conn.sessions.has(plain), 'the phone to drop the cleared session');
     await until(() => !fileHas('sessions.json', plain), 'sessions.json to forget it');
+    await conn.clear(todoer);
+    await until(() => !conn.sessions.has(todoer), 'the phone to remove a session that died with the daemon');
     const fresh = await newSession('fresh', 'sleep 600');
     await until(() => conn.sessions.get(fresh)?.exited === false, 'the new session on the phone');
     console.log(

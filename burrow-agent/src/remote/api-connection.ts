@@ -255,7 +255,8 @@ export class ApiConnection {
         return;
       case 'kill': {
         const rid = m.rid;
-        registry.get(m.session);
+        // A session that died with a previous daemon is a restored entry, not a live one: kill removes it.
+        if (registry.restored(m.session) === null) registry.get(m.session);
         registry.kill(m.session).then(
           () => {
             this.#send({ type: 'ok', rid });
@@ -268,7 +269,7 @@ export class ApiConnection {
       case 'clear': {
         // Removes an exited session from the list; a running one must be killed (a deliberate, separate verb).
         const rid = m.rid;
-        if (registry.get(m.session).running) {
+        if (registry.restored(m.session) === null && registry.get(m.session).running) {
           this.#error(rid, ErrorCode.CONFLICT, 'the session is still running; kill it instead');
           return;
         }
