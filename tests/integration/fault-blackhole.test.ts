@@ -32,7 +32,7 @@ import {
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.js';
 
 /** Timer latency plus one `burrow status --json` call (a node process start) on a loaded 2-core machine. */
-const DETECTION_SLACK_MS = 4_000;
+const DETECTION_SLACK_MS = 6_000;
 /** After the heal: backoff (the next retry is at most a few seconds away) plus the handshake. */
 const RECOVERY_BUDGET_MS = 20_000;
 
