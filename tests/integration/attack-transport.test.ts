@@ -197,6 +197,48 @@ describe('a replayed message 1', () => {
   });
 });
 
+describe('a relay that tampers with the handshake', () => {
+  // [direction, message index on the connection, the close code the relay forwards to the phone (null: the
+  // phone itself refuses message 2 and closes)]. A connect message 1 that fails to decrypt, with no pairing
+  // offer open, is answered PAIRING_UNAVAILABLE: the Burrow cannot tell a tampered message 1 from one made for
+  // a pairing (the prologue binds the mode), and the phone retries (it is not a terminal code for a connect).
+  const cases = [
+    ['toRelay', 0, CloseCode.PAIRING_UNAVAILABLE, 'message 1'],
+    ['fromRelay', 0, null, 'message 2'],
+    ['toRelay', 1, CloseCode.DECRYPT_FAILED, 'key confirmation'],
+  ] as const;
+  for (const [d, index, code, what] of cases) {
+    it(`a flipped bit in ${what}: refused, no session, and the phone gets in on its next try`, async () => {
+      const live = current();
+      const next = proxy.nextConnection();
+      const mark = statuses.length;
+      // Make the phone reconnect at once: the answer to a request comes back altered.
+      void live.arm('fromRelay', 'flip');
+      const answer = conn.history(stream.id, 0, 1).catch((e: Error) => e);
+      const c = await next;
+      const hit = c.arm(d, 'flip', { match: (_p, i) => i === index });
+      await hit;
+      await until(() => c.ended, 'the tampered handshake to end', DETECT_BUDGET_MS);
+      if (code === null) expect(c.closeCodes('toRelay')).toHaveLength(1);
+      else expect(c.closeCodes('fromRelay')).toEqual([code]);
+      // Never live on that socket: no hello from the Burrow, so nothing but handshake bytes came back.
+      expect(c.count('fromRelay')).toBeLessThanOrEqual(1);
+      await until(
+        () => conn.status.kind === 'connected' && current() !== c && proxy.connections.length > 0,
+        'the phone back',
+        DETECT_BUDGET_MS * 2,
+      );
+      expect(await answer).toBeInstanceOf(Error);
+      expect(since(mark).filter((s) => s.kind === 'closed')).toEqual([]);
+      expect((await daemonStatus(daemon)).devices.connected).toBe(1);
+      figure(`attack flip handshake ${what.replaceAll(' ', '-')}`, {
+        closeCode: code ?? c.closeCodes('toRelay')[0]!,
+        closedBy: code === null ? 'phone' : 'burrow',
+      });
+    });
+  }
+});
+
 describe('a relay that tampers with a live, attached, streaming connection', () => {
   const encodedInputBytes = (text: string) =>
     new Fragmenter().split(
