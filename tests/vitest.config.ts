@@ -5,7 +5,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     name: 'integration',
-    include: ['integration/**/*.test.ts', 'e2e/**/*.test.ts'],
+    include: ['integration/**/*.test.ts', 'e2e/**/*.test.ts', 'fuzz/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,

@@ -1,0 +1,111 @@
+/**
+ * Target: the push-envelope opener (crypto/src/push-envelope.ts, DESIGN §4.4): what the phone's service
+ * worker runs on every push, from anyone who can reach the push service.
+ *
+ * Feeds valid envelopes byte-mutated (header and ciphertext alike), random bytes, and valid envelopes sealed
+ * for another device or by another key, to `openPushEnvelope` and `readPushEnvelopeHeader`.
+ * Expected rejection: PushEnvelopeError. Findings: any other exception; an envelope opened whose bytes differ
+ * from one the Burrow sealed for this device; an unaltered one that does not open to its payload.
+ */
+import {
+  generateKeyPair,
+  openPushEnvelope,
+  PUSH_PAYLOAD_MAX_BYTES,
+  PushEnvelopeError,
+  randomBytes,
+  readPushEnvelopeHeader,
+  sealPushEnvelope,
+} from '@burrow/crypto';
+import fc from 'fast-check';
+import { type FuzzTarget, invariant } from '../fuzz-target.js';
+import { mutatedBytes, sameBytes } from '../mutate.js';
+
+/** Envelopes sealed at start, of several payload sizes (bucket boundaries included). */
+const PAYLOAD_SIZES = [0, 1, 200, 246, 247, 1000, 2038, 3000].filter((n) => n <= PUSH_PAYLOAD_MAX_BYTES);
+const DELIVERY_ID = 'fuzz-delivery-0001';
+
+interface Case {
+  readonly valid: { readonly envelope: Uint8Array; readonly payload: Uint8Array } | null;
+  readonly bytes: Uint8Array;
+}
+
+export const pushEnvelopeTarget: FuzzTarget<Case> = {
+  name: 'push-envelope',
+  about: 'openPushEnvelope / readPushEnvelopeHeader: mutated, random, misaddressed and foreign-key envelopes',
+  async: false,
+  testRuns: 400,
+  async start() {
+    const burrowId = randomBytes(16);
+    const sender = generateKeyPair();
+    const recipient = generateKeyPair();
+    const psk = randomBytes(32);
+    const seal = (
+      payload: Uint8Array,
+      overrides: { deliveryId?: string; sender?: typeof sender; psk?: Uint8Array } = {},
+    ) =>
+      sealPushEnvelope({
+        burrowId,
+        deliveryId: overrides.deliveryId ?? DELIVERY_ID,
+        senderStaticKeyPair: overrides.sender ?? sender,
+        recipientStaticKey: recipient.publicKey,
+        psk: overrides.psk ?? psk,
+        seq: 1,
+        payload,
+      });
+    const pool = PAYLOAD_SIZES.map((n) => {
+      const payload = randomBytes(Math.max(n, 1)).subarray(0, n);
+      return { envelope: seal(payload), payload };
+    });
+    const foreign = [
+      seal(new Uint8Array(8), { deliveryId: 'another-device' }),
+      seal(new Uint8Array(8), { sender: generateKeyPair() }),
+      seal(new Uint8Array(8), { psk: randomBytes(32) }),
+    ];
+    const valid = fc.constantFrom(...pool);
+    const input: fc.Arbitrary<Case> = fc.oneof(
+      {
+        weight: 5,
+        arbitrary: mutatedBytes(valid.map((v) => v.envelope)).map((m) => ({
+          valid: pool.find((p) => p.envelope === m.original)!,
+          bytes: m.bytes,
+        })),
+      },
+      { weight: 2, arbitrary: fc.uint8Array({ maxLength: 600 }).map((bytes) => ({ valid: null, bytes })) },
+      { weight: 1, arbitrary: fc.constantFrom(...foreign).map((bytes) => ({ valid: null, bytes })) },
+      { weight: 1, arbitrary: valid.map((v) => ({ valid: v, bytes: v.envelope })) },
+    );
+    const params = {
+      burrowId,
+      deliveryId: DELIVERY_ID,
+      recipientStaticKeyPair: recipient,
+      senderStaticKey: sender.publicKey,
+      psk,
+      lastSeenSeq: 0,
+    };
+    return {
+      input,
+      isExpected: (error) => error instanceof PushEnvelopeError,
+      run({ valid: original, bytes }) {
+        try {
+          readPushEnvelopeHeader(bytes);
+        } catch (error) {
+          if (!(error instanceof PushEnvelopeError)) throw error;
+        }
+        const unaltered = original !== null && sameBytes(original.envelope, bytes);
+        let opened: ReturnType<typeof openPushEnvelope>;
+        try {
+          opened = openPushEnvelope(bytes, params);
+        } catch (error) {
+          invariant(!unaltered, `an unaltered envelope did not open: ${String(error)}`);
+          throw error;
+        }
+        invariant(unaltered, 'opened an altered, random or foreign envelope');
+        invariant(
+          sameBytes(opened.payload, original!.payload) && opened.seq === 1,
+          'opened to the wrong payload',
+        );
+        return 'accepted';
+      },
+    };
+  },
+};
