@@ -361,7 +361,13 @@ export class ApiConnection {
     const sink: ViewerSink = {
       id: `${this.#o.viewerId}.${session.id}`,
       kind: 'remote',
-      backlog: () => this.#o.backlog(),
+      // The session asks before each delivery; a high answer is when it may mark this viewer behind, so the
+      // drain watch starts here — not only after an output send (the shared link can fill from elsewhere).
+      backlog: () => {
+        const bytes = this.#o.backlog();
+        if (bytes >= DRAINED_BELOW_BYTES) this.#watchDrain();
+        return bytes;
+      },
       deliver: (event) => this.#deliver(session.id, event, pending),
       close: () => {
         if (this.#attached.get(session.id) === entry.value) this.#attached.delete(session.id);
@@ -441,7 +447,9 @@ export class ApiConnection {
 
   /**
    * A session stops feeding a viewer whose backlog is over MAX_VIEWER_BACKLOG_BYTES and waits for `drained()`
-   * (viewer.ts): once the link has drained, tell every attachment so they resume or resync.
+   * (viewer.ts): once the link has drained, tell every attachment so they resume or resync. Armed by every
+   * backlog query at or over DRAINED_BELOW_BYTES (see the sink): a viewer marked behind before any output of
+   * its own was sent — another phone's snapshot filled the shared link — was otherwise never woken.
    */
   #watchDrain(): void {
     if (this.#drainPoll || this.#o.backlog() < DRAINED_BELOW_BYTES) return;

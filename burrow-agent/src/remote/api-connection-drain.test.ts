@@ -1,0 +1,127 @@
+/**
+ * ApiConnection's slow-viewer handling (DESIGN §4.3 "a slow viewer never blocks the session", issue 8 Load):
+ * a session stops feeding a viewer whose transport backlog is over MAX_VIEWER_BACKLOG_BYTES, and the
+ * connection must then watch the backlog and call `drained()` once it falls under DRAINED_BELOW_BYTES — however
+ * the backlog got that high. The relay link is one socket shared by every phone, so it can fill from another
+ * phone's snapshot or a history page while this phone has had no output delivered at all.
+ */
+import { type BurrowMessage, encodeBurrowMessage, encodeClientMessage } from '@burrow/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { QUIET_PUBLIC_STATE } from '../attention-host/public-state.js';
+import { SessionRegistry } from '../session/session-registry.js';
+import { MAX_VIEWER_BACKLOG_BYTES } from '../viewer/viewer.js';
+import { ApiConnection, DRAIN_POLL_MS, DRAINED_BELOW_BYTES } from './api-connection.js';
+import type { AttentionPort } from './attention-port.js';
+
+const attention: AttentionPort = {
+  publicState: () => QUIET_PUBLIC_STATE,
+  acknowledge: () => {},
+  todo: () => {},
+  dismiss: () => {},
+  presence: () => {},
+  focus: () => {},
+  viewerGone: () => {},
+  onChange: () => () => {},
+};
+
+const registries: SessionRegistry[] = [];
+afterEach(async () => {
+  for (const r of registries.splice(0)) await r.killAll();
+});
+
+function connection() {
+  const registry = new SessionRegistry({
+    now: Date.now,
+    env: process.env,
+    defaultShell: '/bin/sh',
+    log: () => {},
+  });
+  registries.push(registry);
+  const sent: BurrowMessage[] = [];
+  const link = { backlog: 0 };
+  const api = new ApiConnection({
+    viewerId: 'v1',
+    burrowName: 'home',
+    registry,
+    attention,
+    send: (m) => {
+      encodeBurrowMessage(m);
+      sent.push(m);
+    },
+    backlog: () => link.backlog,
+    close: () => {},
+    log: () => {},
+    forgetMe: async () => {},
+    deliveryId: 'AAAAAAAAAAAAAAAAAAAAAA',
+  });
+  return { api, sent, link, registry };
+}
+
+const frame = (m: Parameters<typeof encodeClientMessage>[0]) => encodeClientMessage(m);
+const hello = frame({ type: 'hello', appVersion: 't', viewer: 'test', cols: 80, rows: 24 });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const text = (sent: BurrowMessage[]) =>
+  sent
+    .filter((m) => m.type === 'output')
+    .map((m) => new TextDecoder().decode((m as { data: Uint8Array }).data))
+    .join('');
+
+async function until(cond: () => boolean, what: string, ms = 5_000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+describe('ApiConnection drain (slow viewer)', () => {
+  it('resumes a viewer marked behind while no output of its own had been delivered', async () => {
+    const c = connection();
+    c.api.receive(hello);
+    // `read` waits for a keystroke, so nothing is printed until the link is already backed up.
+    const s = c.registry.create({
+      cwd: '/',
+      command: ['/bin/sh', '-c', 'read x; echo AFTER""DRAIN; exec cat'],
+    });
+    c.api.receive(frame({ type: 'attach', rid: 1, session: s.id, cols: 80, rows: 24 }));
+    await until(() => c.sent.some((m) => m.type === 'attached'), 'the attach snapshot');
+    // Another phone's traffic fills the shared link past the per-viewer bound.
+    c.link.backlog = MAX_VIEWER_BACKLOG_BYTES + 1;
+    c.api.receive(
+      frame({ type: 'input', session: s.id, kind: 'user', data: new TextEncoder().encode('go\r') }),
+    );
+    await until(() => s.info().offset > 0, 'the program to print');
+    await sleep(100);
+    expect(text(c.sent)).not.toContain('AFTERDRAIN'); // held back: the viewer is behind
+    c.link.backlog = DRAINED_BELOW_BYTES - 1;
+    await until(
+      () => text(c.sent).includes('AFTERDRAIN'),
+      'the viewer to be caught up after the drain',
+      20 * DRAIN_POLL_MS + 1_000,
+    );
+    c.api.dispose();
+  });
+
+  it('keeps a viewer behind while the backlog stays high, and catches it up once it drains', async () => {
+    const c = connection();
+    c.api.receive(hello);
+    const s = c.registry.create({ cwd: '/', command: ['/bin/cat'] });
+    c.api.receive(frame({ type: 'attach', rid: 1, session: s.id, cols: 80, rows: 24 }));
+    await until(() => c.sent.some((m) => m.type === 'attached'), 'the attach snapshot');
+    c.link.backlog = DRAINED_BELOW_BYTES; // high enough to watch, under the per-viewer bound: still fed
+    c.api.receive(
+      frame({ type: 'input', session: s.id, kind: 'user', data: new TextEncoder().encode('one\r') }),
+    );
+    await until(() => text(c.sent).includes('one'), 'output while under the bound');
+    c.link.backlog = MAX_VIEWER_BACKLOG_BYTES + 1;
+    c.api.receive(
+      frame({ type: 'input', session: s.id, kind: 'user', data: new TextEncoder().encode('two\r') }),
+    );
+    await until(() => s.info().offset >= 10, 'the second echo in the session');
+    await sleep(20 * DRAIN_POLL_MS);
+    expect(text(c.sent)).not.toContain('two');
+    c.link.backlog = 0;
+    await until(() => text(c.sent).includes('two'), 'the held output after the drain');
+    c.api.dispose();
+  });
+});
