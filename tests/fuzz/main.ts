@@ -92,11 +92,16 @@ function printTable(reports: readonly FuzzReport[]): void {
     console.log(
       row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '),
     );
-  for (const r of reports)
-    for (const f of r.findings)
-      console.log(
-        `\n${r.target}: ${f.error}\n  replay: npm run fuzz -- --target ${r.target} --seed ${f.seed} --path ${f.path}\n  input: ${f.input}`,
-      );
+  for (const r of reports) {
+    for (const f of r.findings) {
+      // A finding from a whole-run check (after a batch) has no case to replay: rerun the target.
+      const replay =
+        f.path === ''
+          ? `npm run fuzz -- --target ${r.target} --seed ${r.seed} (a check after batch, not one case)`
+          : `npm run fuzz -- --target ${r.target} --seed ${f.seed} --path ${f.path}`;
+      console.log(`\n${r.target}: ${f.error}\n  replay: ${replay}\n  input: ${f.input}`);
+    }
+  }
 }
 
 main().then(

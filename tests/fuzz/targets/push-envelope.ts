@@ -3,8 +3,9 @@
  * worker runs on every push, from anyone who can reach the push service.
  *
  * Feeds valid envelopes byte-mutated (header and ciphertext alike), random bytes, and valid envelopes sealed
- * for another device or by another key, to `openPushEnvelope` and `readPushEnvelopeHeader`.
- * Expected rejection: PushEnvelopeError. Findings: any other exception; an envelope opened whose bytes differ
+ * for another device or by another key, to `openPushEnvelope` and `readPushEnvelopeHeader` — half of the
+ * cases as the service worker gets them: the push message text (`decodePushMessage`, RL-PUSH-TEXT), mutated.
+ * Expected rejection: PushEnvelopeError, or RelayCodecError('bad_push_message') for the text. Findings: any other exception; an envelope opened whose bytes differ
  * from one the Burrow sealed for this device; an unaltered one that does not open to its payload.
  */
 import {
@@ -16,6 +17,7 @@ import {
   readPushEnvelopeHeader,
   sealPushEnvelope,
 } from '@burrow/crypto';
+import { decodePushMessage, encodePushMessage, RelayCodecError } from '@burrow/protocol';
 import fc from 'fast-check';
 import { type FuzzTarget, invariant } from '../fuzz-target.js';
 import { mutatedBytes, sameBytes } from '../mutate.js';
@@ -27,6 +29,8 @@ const DELIVERY_ID = 'fuzz-delivery-0001';
 interface Case {
   readonly valid: { readonly envelope: Uint8Array; readonly payload: Uint8Array } | null;
   readonly bytes: Uint8Array;
+  /** `bytes` is the push message (the envelope's base64url text as ASCII), not the envelope. */
+  readonly asMessage: boolean;
 }
 
 export const pushEnvelopeTarget: FuzzTarget<Case> = {
@@ -62,7 +66,7 @@ export const pushEnvelopeTarget: FuzzTarget<Case> = {
       seal(new Uint8Array(8), { psk: randomBytes(32) }),
     ];
     const valid = fc.constantFrom(...pool);
-    const input: fc.Arbitrary<Case> = fc.oneof(
+    const asEnvelope: fc.Arbitrary<Omit<Case, 'asMessage'>> = fc.oneof(
       {
         weight: 5,
         arbitrary: mutatedBytes(valid.map((v) => v.envelope)).map((m) => ({
@@ -74,6 +78,22 @@ export const pushEnvelopeTarget: FuzzTarget<Case> = {
       { weight: 1, arbitrary: fc.constantFrom(...foreign).map((bytes) => ({ valid: null, bytes })) },
       { weight: 1, arbitrary: valid.map((v) => ({ valid: v, bytes: v.envelope })) },
     );
+    const messages = pool.map((p) => ({ ...p, message: encodePushMessage(p.envelope) }));
+    const asMessage: fc.Arbitrary<Omit<Case, 'asMessage'>> = fc.oneof(
+      {
+        weight: 5,
+        arbitrary: mutatedBytes(fc.constantFrom(...messages).map((m) => m.message)).map((m) => ({
+          valid: messages.find((p) => p.message === m.original)!,
+          bytes: m.bytes,
+        })),
+      },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 600 }).map((bytes) => ({ valid: null, bytes })) },
+      { weight: 1, arbitrary: fc.constantFrom(...messages).map((v) => ({ valid: v, bytes: v.message })) },
+    );
+    const input: fc.Arbitrary<Case> = fc.oneof(
+      asEnvelope.map((c) => ({ ...c, asMessage: false })),
+      asMessage.map((c) => ({ ...c, asMessage: true })),
+    );
     const params = {
       burrowId,
       deliveryId: DELIVERY_ID,
@@ -84,8 +104,12 @@ export const pushEnvelopeTarget: FuzzTarget<Case> = {
     };
     return {
       input,
-      isExpected: (error) => error instanceof PushEnvelopeError,
-      run({ valid: original, bytes }) {
+      isExpected: (error) =>
+        error instanceof PushEnvelopeError ||
+        (error instanceof RelayCodecError && error.reason === 'bad_push_message'),
+      run({ valid: original, bytes: received, asMessage }) {
+        // Canonical base64url is one-to-one, so an altered message text never decodes to the sealed bytes.
+        const bytes = asMessage ? decodePushMessage(received) : received;
         try {
           readPushEnvelopeHeader(bytes);
         } catch (error) {
