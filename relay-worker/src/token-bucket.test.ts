@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type TokenBucketConfig, take } from './token-bucket.js';
+import { fullAgainAt, type TokenBucketConfig, take } from './token-bucket.js';
 
 const config: TokenBucketConfig = { capacity: 5, refillIntervalMs: 1_000 };
 
@@ -47,5 +47,27 @@ describe('token bucket [RL-LIM-2]', () => {
     expect(() => take(config, undefined, Number.NaN)).toThrow(TypeError);
     expect(() => take({ capacity: 0, refillIntervalMs: 1 }, undefined, 0)).toThrow(RangeError);
     expect(() => take({ capacity: 1, refillIntervalMs: 0 }, undefined, 0)).toThrow(RangeError);
+  });
+
+  it('says when a used bucket is full again, after which it answers like a fresh one (property)', () => {
+    expect(fullAgainAt(config, { tokens: 5, at: 7 })).toBe(7);
+    expect(fullAgainAt(config, { tokens: 2.5, at: 0 })).toBe(2_500);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.nat(10_000), fc.nat(100_000), (used, start, later) => {
+        let state: ReturnType<typeof take>['state'] | undefined;
+        for (let i = 0; i < used; i++) state = take(config, state, start).state;
+        const full = fullAgainAt(config, state!);
+        const at = full + later;
+        // Taken from the stored state or from nothing at all: the same answer and the same tokens left.
+        const kept = take(config, state, at);
+        const forgotten = take(config, undefined, at);
+        expect(kept.allowed).toBe(forgotten.allowed);
+        expect(kept.state.tokens).toBeCloseTo(forgotten.state.tokens, 9);
+        // And no later than needed: a millisecond before, it is not full yet.
+        if (full > start)
+          expect(take(config, state, full - 1).state.tokens).toBeLessThan(config.capacity - 1);
+      }),
+      { seed: 0xb0c4e7, numRuns: 200 },
+    );
   });
 });

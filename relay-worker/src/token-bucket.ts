@@ -35,6 +35,16 @@ export function refill(config: TokenBucketConfig, state: TokenBucketState, now: 
   return { tokens, at: Math.max(now, state.at) };
 }
 
+/**
+ * The clock reading at which `state` has refilled to `capacity` (no later than `state.at`): from then on it
+ * answers exactly like a bucket never used, so whoever stores it may forget it.
+ */
+export function fullAgainAt(config: TokenBucketConfig, state: TokenBucketState): number {
+  checkBucketConfig(config);
+  const missing = Math.max(0, config.capacity - state.tokens);
+  return state.at + Math.ceil(missing * config.refillIntervalMs);
+}
+
 export interface TakeResult {
   readonly allowed: boolean;
   readonly state: TokenBucketState;
