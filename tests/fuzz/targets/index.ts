@@ -1,6 +1,7 @@
 /** Every fuzz target, in the order the table lists them. */
 import type { FuzzTarget } from '../fuzz-target.js';
 import { controlFramesTarget } from './control-frames.js';
+import { controlMessagesTarget } from './control-messages.js';
 import { fragmentReassemblyTarget } from './fragment-reassembly.js';
 import { handshakeResponderTarget } from './handshake-responder.js';
 import { pushEnvelopeTarget } from './push-envelope.js';
@@ -17,6 +18,7 @@ export const IN_PROCESS_TARGETS = [
   remoteCodecTarget,
   fragmentReassemblyTarget,
   controlFramesTarget,
+  controlMessagesTarget,
   relayFramesTarget,
   relayHttpBodiesTarget,
   relayRouterTarget,
