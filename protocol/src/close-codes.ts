@@ -35,6 +35,7 @@ export const CloseCode = {
   PAIRING_REJECTED: 4108,
   VIEWER_TOO_SLOW: 4109,
   SHUTTING_DOWN: 4110,
+  PHONE_SILENT: 4111,
 } as const;
 
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
@@ -66,6 +67,7 @@ export const CLOSE_MESSAGES: Readonly<Record<CloseCode, string>> = {
   [CloseCode.PAIRING_REJECTED]: 'pairing was declined on the computer',
   [CloseCode.VIEWER_TOO_SLOW]: 'connection too slow to keep up',
   [CloseCode.SHUTTING_DOWN]: 'your computer is shutting down Burrow',
+  [CloseCode.PHONE_SILENT]: 'your computer heard nothing from this phone for too long',
 };
 
 /** The Burrow may ask the relay to close a client only with a Burrow code or a normal close. */

@@ -145,13 +145,13 @@ describe('ApiConnection liveness (issue 8: a phone cut off without a close)', ()
       vi.advanceTimersByTime(900);
       expect(c.closes).toEqual([]);
       vi.advanceTimersByTime(100);
-      expect(c.closes).toEqual([CloseCode.NORMAL]);
+      expect(c.closes).toEqual([CloseCode.PHONE_SILENT]);
       expect(calls).toContain('gone');
       // Disposed: nothing later is answered, and the timer does not fire twice.
       c.api.receive(frame({ type: 'ping', rid: 2 }));
       vi.advanceTimersByTime(5_000);
       expect(c.sent.at(-1)).toEqual({ type: 'pong', rid: 1 });
-      expect(c.closes).toEqual([CloseCode.NORMAL]);
+      expect(c.closes).toEqual([CloseCode.PHONE_SILENT]);
     } finally {
       vi.useRealTimers();
     }

@@ -86,9 +86,9 @@ export class ApiConnection {
       throw new RangeError('silenceCloseMs must be a positive integer');
     this.#silence = setTimeout(() => {
       this.#o.log(`remote: ${this.#o.viewerId} sent nothing for ${silenceMs} ms; closing its connection`);
-      // NORMAL: CLOSE_CLIENT takes 1000 or a Burrow code (4100..4199) and the table has no "silent" one yet.
-      // The phone is unreachable anyway; the close frees the relay's socket and this connection's viewer.
-      this.#close(CloseCode.NORMAL);
+      // The phone is most likely unreachable; the close frees the relay's socket and this connection's viewer,
+      // and a phone that was merely frozen reconnects and says why it was closed.
+      this.#close(CloseCode.PHONE_SILENT);
     }, silenceMs);
     this.#silence.unref();
   }

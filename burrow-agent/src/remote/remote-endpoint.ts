@@ -181,7 +181,15 @@ export class RemoteEndpoint {
 
   #closeClient(connId: number, code: CloseCode) {
     this.#forget(connId);
-    this.#o.sendFrame(encodeCloseClientFrame(connId, code));
+    let frame: Uint8Array;
+    try {
+      frame = encodeCloseClientFrame(connId, code);
+    } catch (err) {
+      // Often called from a timer: a bad code must not take the daemon down. Close normally instead.
+      this.#o.log(`remote: close code ${code} refused (${(err as Error).message}); closing normally`);
+      frame = encodeCloseClientFrame(connId, CloseCode.NORMAL);
+    }
+    this.#o.sendFrame(frame);
   }
 
   #sendSealed(connId: number, channel: SecureChannel, frame: Uint8Array) {

@@ -6,6 +6,8 @@ export {
   CONNECT_TIMEOUT_MS,
   type ConnectionEvent,
   type ConnectionStatus,
+  type KeepalivePolicy,
+  POCKET_KEEPALIVE,
   type Snapshot,
   statusText,
   type TerminalCallbacks,
