@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import type { BurrowConnection } from '@burrow/pocket/core';
 import { CLOSE_MESSAGES, CloseCode, encodeClientMessage, Fragmenter } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
 import { POCKET_KEEPALIVE } from '../../pocket-pwa/src/core/burrow-connection.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, type PairedPhone, until } from '../helpers/burrow-daemon.js';
@@ -134,6 +134,65 @@ afterAll(async () => {
   await proxy?.stop();
   await relay?.stop();
 });
+
+describe('the tamper proxy itself (against a plain ws server, so the figures below mean what they say)', () => {
+  it('parses masked, long and fragmented frames; flips one bit; drops, duplicates, reorders, injects', async () => {
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: true });
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    const port = (server.address() as { port: number }).port;
+    const atServer: Buffer[] = [];
+    const serverSide = new Promise<WebSocket>((r) => server.once('connection', (ws) => r(ws)));
+    const self = await startTamperProxy(port);
+    try {
+      const next = self.nextConnection();
+      const client = new WebSocket(`ws://127.0.0.1:${self.port}/probe`); // offers permessage-deflate
+      const atClient: Buffer[] = [];
+      client.on('message', (d: Buffer) => atClient.push(Buffer.from(d)));
+      const c = await next;
+      const ws = await serverSide;
+      ws.on('message', (d: Buffer) => atServer.push(Buffer.from(d)));
+      await new Promise<void>((r) => client.once('open', () => r()));
+      expect(client.extensions).toBe(''); // the offer was stripped: frames stay uncompressed
+      expect(c.path).toBe('/probe');
+      const msg = (n: number, len = 40) => Buffer.alloc(len, n);
+      void c.arm('toRelay', 'flip', { match: (_p, i) => i === 0 });
+      void c.arm('toRelay', 'duplicate', { match: (_p, i) => i === 1 });
+      void c.arm('toRelay', 'reorder', { match: (_p, i) => i === 2 });
+      void c.arm('toRelay', 'drop', { match: (_p, i) => i === 4 });
+      for (let i = 0; i < 6; i++) client.send(msg(i));
+      await until(() => atServer.length === 6, 'the server to get six messages');
+      const bitsOff = [...atServer[0]!].reduce((n, b, k) => n + popcount(b ^ msg(0)[k]!), 0);
+      expect(bitsOff).toBe(1);
+      expect(atServer.slice(1).map((b) => b[0])).toEqual([1, 1, 3, 2, 5]);
+      // Relay → peer: a 70 000-byte message (64-bit length), a fragmented one, an injected one.
+      ws.send(msg(7, 70_000));
+      ws.send(msg(8, 10), { fin: false });
+      ws.send(msg(8, 10), { fin: true });
+      await until(() => atClient.length === 2, 'the client to get two messages');
+      c.inject('fromRelay', msg(9, 3));
+      await until(() => atClient.length === 3, 'the injected message');
+      expect(atClient.map((b) => [b.length, b[0]])).toEqual([
+        [70_000, 7],
+        [20, 8],
+        [3, 9],
+      ]);
+      expect(c.count('fromRelay')).toBe(2); // the injection is not "seen": it did not come from the relay
+      ws.close(4321);
+      await until(() => c.ended, 'the close');
+      expect(c.closeCodes('fromRelay')).toEqual([4321]);
+      figure('tamper proxy self-test', { messagesUp: 6, flippedBits: bitsOff, longMessageBytes: 70_000 });
+    } finally {
+      await self.stop();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
+function popcount(x: number): number {
+  let n = 0;
+  for (let v = x; v !== 0; v &= v - 1) n++;
+  return n;
+}
 
 describe('a replayed message 1', () => {
   it('while the real handshake is in flight: the copy gets only message 2, its replayed confirmation is refused', async () => {
