@@ -258,11 +258,10 @@ describe('a replayed message 1', () => {
 
 describe('a relay that tampers with the handshake', () => {
   // [direction, message index on the connection, the close code the relay forwards to the phone (null: the
-  // phone itself refuses message 2 and closes)]. A connect message 1 that fails to decrypt, with no pairing
-  // offer open, is answered PAIRING_UNAVAILABLE: the Burrow cannot tell a tampered message 1 from one made for
-  // a pairing (the prologue binds the mode), and the phone retries (it is not a terminal code for a connect).
+  // phone itself refuses message 2 and closes)]. An altered connect message 1 is HANDSHAKE_FAILED, not
+  // PAIRING_UNAVAILABLE: the Burrow tells a connect message 1 from a pair one by its (public) length.
   const cases = [
-    ['toRelay', 0, CloseCode.PAIRING_UNAVAILABLE, 'message 1'],
+    ['toRelay', 0, CloseCode.HANDSHAKE_FAILED, 'message 1'],
     ['fromRelay', 0, null, 'message 2'],
     ['toRelay', 1, CloseCode.DECRYPT_FAILED, 'key confirmation'],
   ] as const;

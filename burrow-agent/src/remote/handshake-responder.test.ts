@@ -11,7 +11,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeviceRecord } from '../devices/device-registry.js';
 import type { PairingOffer } from '../pairing/pairing-offer.js';
-import { type ResponderContext, respondToMessage1 } from './handshake-responder.js';
+import {
+  CONNECT_MESSAGE1_BYTES,
+  PAIR_MESSAGE1_BYTES,
+  type ResponderContext,
+  respondToMessage1,
+} from './handshake-responder.js';
 
 const burrowId = 'AAECAwQFBgcICQoLDA0ODw';
 const burrow = generateKeyPair();
@@ -104,6 +109,29 @@ describe('respondToMessage1', () => {
     expect(respondToMessage1(ctx({ openOffer: null }), m1)).toMatchObject({
       code: CloseCode.PAIRING_UNAVAILABLE,
     });
+  });
+
+  it('a connect message 1 altered on the way is a failed handshake, never "the pairing link was used"', () => {
+    const { m1 } = message1('connect', phone, device.psk);
+    expect(m1.length).toBe(CONNECT_MESSAGE1_BYTES);
+    expect(message1('pair', phone, offer.secret).m1.length).toBe(PAIR_MESSAGE1_BYTES);
+    for (const at of [0, 33, 70, m1.length - 1]) {
+      const altered = Uint8Array.from(m1);
+      altered[at]! ^= 0x01;
+      for (const openOffer of [null, offer]) {
+        expect(respondToMessage1(ctx({ openOffer }), altered)).toMatchObject({
+          kind: 'reject',
+          code: CloseCode.HANDSHAKE_FAILED,
+        });
+      }
+    }
+    // A pair-sized message 1 that fails while no offer is open still reads as a used or expired link.
+    const pairAltered = message1('pair', phone, offer.secret).m1;
+    pairAltered[50]! ^= 0x01;
+    expect(respondToMessage1(ctx({ openOffer: null }), pairAltered)).toMatchObject({
+      code: CloseCode.PAIRING_UNAVAILABLE,
+    });
+    expect(respondToMessage1(ctx(), pairAltered)).toMatchObject({ code: CloseCode.HANDSHAKE_FAILED });
   });
 
   it('never throws on random or mutated message 1', () => {

@@ -3,12 +3,18 @@
  * decides the mode by trial (connect first, then pair if an offer is open — the prologue binds the mode, so a
  * message 1 made for the other mode fails to decrypt), and returns either message 2 and the transport, or the
  * close code from protocol's table. At most two decryption attempts per message 1: bounded work.
+ *
+ * A message 1 that decrypts in neither mode is told apart only by its length, which is public (no oracle): a
+ * pair-mode message 1 (empty payload) with no offer open is most likely a used or expired link; anything else —
+ * a connect message 1 altered on the way (issue 8, a relay that flips bits), or made for another Burrow key —
+ * is a failed handshake, so a connecting phone is not told about pairing links.
  */
 import {
   type Aead,
   burrowPrologue,
   checkHandshakeTimestamp,
   decodeHandshakeTimestamp,
+  HANDSHAKE_TIMESTAMP_BYTES,
   type KeyPair,
   NoiseError,
   type NoiseTransport,
@@ -17,6 +23,13 @@ import {
 import { CloseCode, decodeBase64url, PROTOCOL_VERSION } from '@burrow/protocol';
 import type { DeviceRecord } from '../devices/device-registry.js';
 import type { PairingOffer } from '../pairing/pairing-offer.js';
+
+/** IK message 1 (Noise rev 34 §7.5 `e, es, s, ss`): e (32) + encrypted s (32 + 16) + the payload's tag (16). */
+const IK_MESSAGE1_OVERHEAD_BYTES = 32 + 32 + 16 + 16;
+/** A pair-mode message 1: no payload. */
+export const PAIR_MESSAGE1_BYTES = IK_MESSAGE1_OVERHEAD_BYTES;
+/** A connect-mode message 1: the anti-replay timestamp as payload. */
+export const CONNECT_MESSAGE1_BYTES = IK_MESSAGE1_OVERHEAD_BYTES + HANDSHAKE_TIMESTAMP_BYTES;
 
 export interface ResponderContext {
   readonly burrowId: string;
@@ -107,12 +120,17 @@ function tryPair(ctx: ResponderContext, message1: Uint8Array): ResponderOutcome 
 export function respondToMessage1(ctx: ResponderContext, message1: Uint8Array): ResponderOutcome {
   const outcome = tryConnect(ctx, message1) ?? tryPair(ctx, message1);
   if (outcome) return outcome;
-  return ctx.openOffer
-    ? { kind: 'reject', code: CloseCode.HANDSHAKE_FAILED, why: 'message 1 fits neither mode' }
-    : {
-        // Most likely a pairing link that was used or has expired (or one made for another Burrow key).
-        kind: 'reject',
-        code: CloseCode.PAIRING_UNAVAILABLE,
-        why: 'message 1 did not decrypt (no pairing offer open)',
-      };
+  if (ctx.openOffer === null && message1.length === PAIR_MESSAGE1_BYTES) {
+    // Most likely a pairing link that was used or has expired (or one made for another Burrow key).
+    return {
+      kind: 'reject',
+      code: CloseCode.PAIRING_UNAVAILABLE,
+      why: 'pair message 1 did not decrypt (no pairing offer open)',
+    };
+  }
+  return {
+    kind: 'reject',
+    code: CloseCode.HANDSHAKE_FAILED,
+    why: `message 1 (${message1.length} bytes) fits neither mode`,
+  };
 }
