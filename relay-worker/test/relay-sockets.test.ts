@@ -225,7 +225,14 @@ describe('frames and limits [RL-FRAME-*, RL-LIM-*]', () => {
   it('bounds phones per Burrow: the 17th is closed TOO_MANY_CLIENTS (4004)', async () => {
     const { burrowId, agent } = await setup();
     const phones: TestSocket[] = [];
-    for (let i = 0; i < 16; i++) phones.push((await connect(burrowId, agent)).client);
+    for (let i = 0; i < 16; i++) {
+      const phone = await connect(burrowId, agent);
+      // Each phone speaks (as a real one sends message 1 at once), so none of them may be displaced by the
+      // 17th however long the loop takes (relay-slots.test.ts covers displacement of silent sockets).
+      phone.client.send(new Uint8Array([i]));
+      expect((await nextFrame(agent)).type).toBe('data');
+      phones.push(phone.client);
+    }
     const extra = await openClient(relay.wsUrl, burrowId);
     expect((await extra.closed).code).toBe(CloseCode.TOO_MANY_CLIENTS);
     phones[0]!.close();
