@@ -116,10 +116,9 @@ export class RelayRouter<S extends RelaySocket> {
     const now = this.deps.now();
     if (this.countFrom(source) >= MAX_CLIENTS_PER_SOURCE)
       return { ok: false, code: CloseCode.TOO_MANY_CLIENTS };
-    const displaced = this.clients.size >= MAX_CLIENTS_PER_BURROW ? this.oldestSilent(now) : null;
-    if (this.clients.size >= MAX_CLIENTS_PER_BURROW && displaced === null) {
-      return { ok: false, code: CloseCode.TOO_MANY_CLIENTS };
-    }
+    const full = this.clients.size >= MAX_CLIENTS_PER_BURROW;
+    const displaced = full ? this.oldestSilent(now) : null;
+    if (full && displaced === null) return { ok: false, code: CloseCode.TOO_MANY_CLIENTS };
     const result = take(CLIENT_CONNECT_RATE_PER_BURROW, this.connectBucket, now);
     this.connectBucket = result.state;
     if (!result.allowed) return { ok: false, code: CloseCode.RATE_LIMITED };
