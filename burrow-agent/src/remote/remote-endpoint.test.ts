@@ -15,6 +15,7 @@ import { HANDSHAKE_BUDGET_MS, MAX_PENDING_HANDSHAKES, RemoteEndpoint } from './r
 function endpoint() {
   const dir = mkdtempSync(join(tmpdir(), 'burrow-endpoint-'));
   const closes: [number, number][] = [];
+  const logs: string[] = [];
   const ep = new RemoteEndpoint({
     burrowId: 'AAECAwQFBgcICQoLDA0ODw',
     burrowName: 'home',
@@ -34,9 +35,9 @@ function endpoint() {
     },
     linkBacklog: () => 0,
     now: Date.now,
-    log: () => {},
+    log: (line) => logs.push(line),
   });
-  return { ep, closes };
+  return { ep, closes, logs };
 }
 
 beforeEach(() => {
@@ -85,5 +86,17 @@ describe('RemoteEndpoint', () => {
     ep.onLinkDown();
     vi.advanceTimersByTime(HANDSHAKE_BUDGET_MS * 2);
     expect(closes).toEqual([]);
+  });
+
+  it('logs a phone closing because what it received failed to open (a tampering path), not a normal close', () => {
+    const { ep, logs } = endpoint();
+    for (const id of [1, 2, 3]) ep.onFrame({ type: 'client_open', connId: id });
+    ep.onFrame({ type: 'client_closed', connId: 1, code: CloseCode.NORMAL });
+    ep.onFrame({ type: 'client_closed', connId: 2, code: CloseCode.DECRYPT_FAILED });
+    ep.onFrame({ type: 'client_closed', connId: 3, code: CloseCode.PROTOCOL_VIOLATION });
+    expect(logs).toEqual([
+      'remote: connection 2 was closed by the phone: a message failed to decrypt',
+      'remote: connection 3 was closed by the phone: protocol violation',
+    ]);
   });
 });

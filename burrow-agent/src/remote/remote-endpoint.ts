@@ -8,6 +8,7 @@
 import { type Aead, confirmationCode, type KeyPair, NoiseError, randomBytes } from '@burrow/crypto';
 import {
   type BurrowMessage,
+  CLOSE_MESSAGES,
   CloseCode,
   decodePairClientMessage,
   encodeBase64url,
@@ -119,6 +120,12 @@ export class RemoteEndpoint {
       case 'client_open':
         return this.#open(frame.connId);
       case 'client_closed':
+        // A phone that closes because what it received failed to open is evidence of a tampering path.
+        if (frame.code === CloseCode.DECRYPT_FAILED || frame.code === CloseCode.PROTOCOL_VIOLATION) {
+          this.#o.log(
+            `remote: connection ${frame.connId} was closed by the phone: ${CLOSE_MESSAGES[frame.code]}`,
+          );
+        }
         return this.#forget(frame.connId);
       case 'data':
         this.#data(frame.connId, frame.payload);
@@ -219,8 +226,18 @@ export class RemoteEndpoint {
         }
       }
     } catch (error) {
-      if (error instanceof NoiseError) return this.#closeClient(connId, CloseCode.DECRYPT_FAILED);
-      if (error instanceof ProtocolError) return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+      // A message that fails to open after the handshake means the path altered it (DESIGN §2: the relay is
+      // not trusted): say so in the log, without any byte of it, so the owner can see a tampering relay.
+      if (error instanceof NoiseError) {
+        this.#o.log(
+          `remote: connection ${connId}: a message failed to decrypt (altered in transit?); closing`,
+        );
+        return this.#closeClient(connId, CloseCode.DECRYPT_FAILED);
+      }
+      if (error instanceof ProtocolError) {
+        this.#o.log(`remote: connection ${connId}: a message broke the protocol; closing`);
+        return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+      }
       this.#o.log(`remote: connection ${connId} failed: ${(error as Error).message}`);
       this.#closeClient(connId, CloseCode.HANDSHAKE_FAILED);
     }

@@ -402,7 +402,9 @@ export class BurrowConnection {
         if (frame) this.#message(decodeBurrowMessage(frame));
       } catch (e) {
         if (e instanceof NoiseError || e instanceof ProtocolError) {
-          this.#fail(socket, 'a message failed to decrypt or parse');
+          // The close code tells the Burrow why (RL-ROUTE-5): its log then shows a tampering relay.
+          const code = e instanceof NoiseError ? CloseCode.DECRYPT_FAILED : CloseCode.PROTOCOL_VIOLATION;
+          this.#fail(socket, 'a message failed to decrypt or parse', code);
           return;
         }
         throw e;
@@ -509,10 +511,10 @@ export class BurrowConnection {
     }, this.#keepalive().pingIntervalMs);
   }
 
-  #fail(socket: SocketLike, reason: string) {
+  #fail(socket: SocketLike, reason: string, code: CloseCode = CloseCode.NORMAL) {
     if (this.#socket !== socket) return;
     socket.onclose = null;
-    socket.close(1000);
+    socket.close(code);
     this.#teardown(reason);
     this.#retry(reason);
   }
