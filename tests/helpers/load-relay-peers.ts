@@ -74,8 +74,16 @@ class Problems {
   }
 }
 
+/** How long an upgrade may take before the test says which socket hung (ms). */
+export const PEER_CONNECT_TIMEOUT_MS = 30_000;
+
 function open(url: string, headers: Record<string, string>): Promise<WebSocket> {
-  const ws = new WebSocket(url, { headers, perMessageDeflate: false, maxPayload: 1 << 17 });
+  const ws = new WebSocket(url, {
+    headers,
+    perMessageDeflate: false,
+    maxPayload: 1 << 17,
+    handshakeTimeout: PEER_CONNECT_TIMEOUT_MS,
+  });
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_req, res) =>

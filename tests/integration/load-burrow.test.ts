@@ -1,13 +1,14 @@
 /**
- * Issue 8 "Load", one Burrow: a REAL daemon (built CLI) behind a real relay (`wrangler dev`), eleven phones
- * paired the real way and connected with Pocket's client core, fifty bash sessions printing all the time, and
- * one idle raw-mode `cat` whose keystroke echo is timed from a phone that is itself watching busy sessions.
+ * Issue 8 "Load", one Burrow: a REAL daemon (built CLI) behind a real relay (`wrangler dev`), phones paired the
+ * real way and connected with Pocket's client core, fifty bash sessions printing all the time, and one idle
+ * raw-mode `cat` whose keystroke echo is timed.
  *
- * - Ten phone connections from three paired devices (DEVICES; see there why), each attached to ten busy sessions (every session watched by two phones), each from its own
- *   simulated source address (see load-phone.ts for why). Aggregate output: 50 × BUSY_BYTES_PER_SECOND
- *   (≈ 160 KB/s printed, ≈ 320 KB/s delivered to phones), plus the flood session below.
- * - Echo: one keystroke at a time, the next after the previous came back and LOAD_ECHO_GAP_MS, for the whole
- *   load window (≥ MIN_KEYSTROKES); p99 < 50 ms is the issue's own bound.
+ * - Ten load phones (connections from DEVICES paired devices; see there why), each from its own simulated
+ *   source address (load-phone.ts says why), each attached to ten busy sessions, so every session has two
+ *   viewers. Printed: 50 × BUSY_BYTES_PER_SECOND ≈ 160 KB/s (≈ 320 KB/s delivered to the ten), plus the flood.
+ * - Echo: a separate phone in its own process (load-echo-phone.ts: one event loop per phone, as on real
+ *   devices), also watching ten busy sessions, types one keystroke at a time (the next LOAD_ECHO_GAP_MS after
+ *   the echo) for the whole window, ≥ MIN_KEYSTROKES; p99 < 50 ms is the issue's own bound.
  * - Daemon RSS sampled every 250 ms (VmRSS); peak < MAX_DAEMON_RSS_MIB and the last third's peak not above the
  *   first third's + RSS_GROWTH_MARGIN_MIB.
  * - The slow phone: attached to the flood session (≈ 540 KB/s) and two busy ones, then it stops reading its
@@ -23,10 +24,11 @@ import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Snapshot } from '@burrow/pocket/core';
+import { POCKET_KEEPALIVE, type Snapshot } from '@burrow/pocket/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, type PairedPhone, until } from '../helpers/burrow-daemon.js';
+import { type EchoPhoneRun, startEchoPhone } from '../helpers/load-echo-phone.js';
 import { figure, LOAD_SECONDS, loadSeconds } from '../helpers/load-figures.js';
 import { LoadPhone } from '../helpers/load-phone.js';
 import { cpuSeconds, descendantsNamed, RssSampler } from '../helpers/load-proc.js';
@@ -44,7 +46,6 @@ const BUSY_SESSIONS = 50;
 const SESSIONS_PER_PHONE = 10;
 const MIN_KEYSTROKES = 200;
 const LOAD_ECHO_GAP_MS = 20;
-const ECHO_TIMEOUT_MS = 5_000;
 /** The issue's bound. */
 const ECHO_P99_BOUND_MS = 50;
 const MAX_DAEMON_RSS_MIB = 600;
@@ -53,7 +54,7 @@ const RSS_GROWTH_MARGIN_MIB = 48;
 /** The slow phone's pause: long enough for several MB to be printed at it, short of every liveness timer. */
 const SLOW_PAUSE_MS = 10_000;
 /** Pocket's keep-alive for the slow phone: a phone that stopped reading is not "dead" for this test. */
-const SLOW_KEEPALIVE = { pingIntervalMs: 5_000, deadAfterMs: 120_000 };
+const SLOW_KEEPALIVE = { ...POCKET_KEEPALIVE, deadAfterMs: 120_000 };
 /** How long the slow phone may take to catch up once it reads again. */
 const CATCH_UP_TIMEOUT_MS = 60_000;
 /**
@@ -62,7 +63,9 @@ const CATCH_UP_TIMEOUT_MS = 60_000;
  * loaded 2-core machine, over the file's budget. Connections start one after another, so each handshake
  * timestamp is above the last the Burrow saw from that device (DESIGN §4.2).
  */
-const DEVICES = 3;
+const DEVICES = 2;
+/** The echo phone's device: paired after the DEVICES, used by no other connection. */
+const ECHO_DEVICE = DEVICES;
 const deviceOf = (connection: number) => connection % DEVICES;
 
 let relay: RelayHandle;
@@ -75,7 +78,7 @@ beforeAll(async () => {
   daemon = await BurrowDaemon.start({ env: { PS1: '$ ', HISTFILE: '/dev/null' } });
   const enrolled = await daemon.cli('enroll', '--relay', relay.url, '--json');
   if (enrolled.code !== 0) throw new Error(`enroll failed: ${enrolled.stderr}`);
-  for (let i = 0; i < DEVICES; i++) paired.push(await daemon.pairPhone(`load phone ${i}`));
+  for (let i = 0; i <= DEVICES; i++) paired.push(await daemon.pairPhone(`load phone ${i}`));
   figure('load-burrow setup', { ms: performance.now() - t0, devices: paired.length });
 });
 
@@ -120,6 +123,8 @@ interface SlowResult {
   readonly receivedAfterPause: number;
   readonly resyncs: number;
   readonly catchUpMs: number;
+  /** From the pause until caught up (Date.now() ms): echo samples inside it are reported apart. */
+  readonly window: readonly [number, number];
 }
 
 interface LoadResult {
@@ -147,20 +152,17 @@ function sessionOffset(phone: LoadPhone, session: string): number {
 
 /** The whole scenario; prints its figures and returns what the checks below assert on. */
 async function runLoad(seconds: number): Promise<LoadResult> {
-  const connection = (i: number, label: string, keepalive?: typeof SLOW_KEEPALIVE) => {
+  const connection = (i: number, label: string, keepalive: typeof SLOW_KEEPALIVE | null = null) => {
     const device = paired[deviceOf(i)]!;
-    return new LoadPhone({
-      label,
-      pairing: device.pairing,
-      storage: device.storage,
-      ...(keepalive === undefined ? {} : { keepalive }),
-    });
+    const base = { label, pairing: device.pairing, storage: device.storage };
+    return new LoadPhone(keepalive === null ? base : { ...base, keepalive });
   };
   const phones = Array.from({ length: PHONES }, (_, i) => connection(i, `phone ${i}`));
   const slow = connection(PHONES, 'slow phone', SLOW_KEEPALIVE);
   const all = [...phones, slow];
   let daemonRss: RssSampler | null = null;
   let relayRss: RssSampler | null = null;
+  let echo: EchoPhoneRun | null = null;
   try {
     for (const p of all) {
       p.start();
@@ -185,32 +187,18 @@ async function runLoad(seconds: number): Promise<LoadResult> {
     const slowFlood = watch(slow, flood);
     watch(slow, busy[0]!);
     watch(slow, busy[25]!);
-    let echoed = 0;
-    // Woken from the output callback itself: a polling wait would add its own interval to every sample.
-    let echoWaiter: (() => void) | null = null;
-    let ready = false;
-    const echoTerm = lead.conn.attach(
-      echoSession,
-      { cols: 80, rows: 24 },
-      {
-        onSnapshot: (s) => {
-          if (s.data.includes('ready')) ready = true;
-        },
-        onOutput: (d) => {
-          if (new TextDecoder().decode(d).includes('ready')) ready = true;
-          else {
-            echoed += d.length;
-            echoWaiter?.();
-          }
-        },
-      },
-    );
-    await until(
-      () => ready && watches.every((w) => w.attached > 0) && slowFlood.attached > 0,
-      'every attach',
-      30_000,
-    );
+    await until(() => watches.every((w) => w.attached > 0) && slowFlood.attached > 0, 'every attach', 30_000);
 
+    // The timed phone, in its own process; it watches ten busy sessions too (not timed) and types once ready.
+    echo = startEchoPhone({
+      pairing: paired[ECHO_DEVICE]!.pairing,
+      echoSession,
+      watch: Array.from({ length: SESSIONS_PER_PHONE }, (_, k) => busy[(k * 7 + 3) % BUSY_SESSIONS]!),
+      durationMs: seconds * 1000,
+      minKeystrokes: MIN_KEYSTROKES,
+      gapMs: LOAD_ECHO_GAP_MS,
+    });
+    await echo.ready;
     daemonRss = new RssSampler(() => [daemon.pid]);
     const relayPids = descendantsNamed(process.pid, 'workerd');
     relayRss = new RssSampler(() => relayPids);
@@ -221,7 +209,6 @@ async function runLoad(seconds: number): Promise<LoadResult> {
     };
     const loadStart = performance.now();
     const bytesAtStart = watches.reduce((n, w) => n + w.bytes, 0);
-    const loadEnd = loadStart + seconds * 1000;
 
     // The slow phone stops reading a quarter into the window (at most 4 s in), for SLOW_PAUSE_MS.
     const slowPhase = (async (): Promise<SlowResult> => {
@@ -229,6 +216,7 @@ async function runLoad(seconds: number): Promise<LoadResult> {
       const before = { bytes: slowFlood.bytes, resyncs: slowFlood.resyncs, offset: slowFlood.offset };
       slow.socket.pause();
       const pausedAt = performance.now();
+      const pausedAtEpoch = Date.now();
       await sleep(SLOW_PAUSE_MS);
       const printedWhilePaused = sessionOffset(lead, flood) - before.offset;
       slow.socket.resume();
@@ -239,37 +227,22 @@ async function runLoad(seconds: number): Promise<LoadResult> {
         pausedMs: resumedAt - pausedAt,
         printedWhilePaused,
         catchUpMs: performance.now() - resumedAt,
+        window: [pausedAtEpoch, Date.now()],
         receivedAfterPause: slowFlood.bytes - before.bytes,
         resyncs: slowFlood.resyncs - before.resyncs,
       };
     })();
 
-    // Echo, one keystroke at a time, for the whole window.
-    const rtts: number[] = [];
-    while (performance.now() < loadEnd || rtts.length < MIN_KEYSTROKES) {
-      const want = echoed + 1;
-      const t = performance.now();
-      echoTerm.input('x');
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no keystroke echo')), ECHO_TIMEOUT_MS);
-        echoWaiter = () => {
-          if (echoed < want) return;
-          clearTimeout(timer);
-          echoWaiter = null;
-          resolve();
-        };
-        echoWaiter();
-      });
-      rtts.push(performance.now() - t);
-      await sleep(LOAD_ECHO_GAP_MS);
-    }
+    const echoed = await echo.result;
+    const rtts = echoed.rttsMs;
+    const sentAt = echoed.sentAtEpochMs;
     const elapsedS = (performance.now() - loadStart) / 1000;
     // Share of one core each part used during the window: says whether a slow echo is ours or the machine's.
     const cpuPct = {
       daemon: (100 * ((cpuSeconds(daemon.pid) ?? 0) - cpuAtStart.daemon)) / elapsedS,
       relay:
         (100 * (relayPids.reduce((n, pid) => n + (cpuSeconds(pid) ?? 0), 0) - cpuAtStart.relay)) / elapsedS,
-      phones: (() => {
+      testProcess: (() => {
         const u = process.cpuUsage(cpuAtStart.phones);
         return (u.user + u.system) / 1e4 / elapsedS;
       })(),
@@ -280,8 +253,12 @@ async function runLoad(seconds: number): Promise<LoadResult> {
     relayRss.stop();
 
     const sorted = [...rtts].sort((a, b) => a - b);
+    const [w0, w1] = slowResult.window;
+    const inSlow = rtts.filter((_, i) => sentAt[i]! >= w0 && sentAt[i]! <= w1).sort((a, b) => a - b);
+    const outsideSlow = rtts.filter((_, i) => sentAt[i]! < w0 || sentAt[i]! > w1).sort((a, b) => a - b);
+    const qOf = (xs: number[], p: number) => (xs.length > 0 ? quantile(xs, p).toFixed(2) : 'n/a');
     const deliveredBps = (watches.reduce((n, w) => n + w.bytes, 0) - bytesAtStart) / elapsedS;
-    const drops = phones.reduce((n, p) => n + p.drops, 0);
+    const drops = phones.reduce((n, p) => n + p.drops, 0) + echoed.drops;
     const rssThirds = daemonRss.thirds();
     figure('load-burrow echo under load', {
       keystrokes: rtts.length,
@@ -290,8 +267,18 @@ async function runLoad(seconds: number): Promise<LoadResult> {
       max_ms: sorted.at(-1)!.toFixed(2),
       cpu_pct_daemon: cpuPct.daemon,
       cpu_pct_relay: cpuPct.relay,
-      cpu_pct_test_process_phones: cpuPct.phones,
+      cpu_pct_test_process_11_phones: cpuPct.testProcess,
       loadavg_1min: load1.toFixed(2),
+    });
+    figure('load-burrow echo split', {
+      during_slow_phone_pause_and_catch_up_n: inSlow.length,
+      during_p50_ms: qOf(inSlow, 0.5),
+      during_p99_ms: qOf(inSlow, 0.99),
+      outside_n: outsideSlow.length,
+      outside_p50_ms: qOf(outsideSlow, 0.5),
+      outside_p99_ms: qOf(outsideSlow, 0.99),
+      echo_phone_loop_delay_p99_ms: echoed.loopDelayP99Ms.toFixed(2),
+      echo_phone_loop_delay_max_ms: echoed.loopDelayMaxMs.toFixed(2),
     });
     figure('load-burrow traffic', {
       seconds: elapsedS.toFixed(1),
@@ -334,6 +321,7 @@ async function runLoad(seconds: number): Promise<LoadResult> {
   } finally {
     daemonRss?.stop();
     relayRss?.stop();
+    echo?.kill();
     for (const p of all) p.stop();
   }
 }

@@ -35,9 +35,13 @@ const FRAMES_PER_CLIENT = 5 * LOAD_SECONDS;
 /** Unanswered frames per client: enough to keep the relay busy, small enough that latency means something. */
 const WINDOW = 4;
 /** Sockets opened at once while setting up (keeps a loaded machine's accept queue sane). */
-const SETUP_PARALLEL = 50;
+const SETUP_PARALLEL = 20;
 const SETUP_TIMEOUT_MS = 60_000;
 const RUN_TIMEOUT_MS = (LOAD_SECONDS * 6 + 60) * 1000;
+
+/** One enrollment's budget on a loaded machine (ms). */
+const ENROLL_TIMEOUT_MS = 30_000;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 let relay: RelayHandle;
 const agents: EchoAgent[] = [];
@@ -56,7 +60,14 @@ async function inBatches<T>(n: number, make: (i: number) => Promise<T>): Promise
 beforeAll(async () => {
   relay = await startRelay();
   const t0 = performance.now();
-  ids.push(...(await inBatches(BURROWS, () => enroll(relay.url))));
+  ids.push(
+    ...(await inBatches(BURROWS, (b) =>
+      Promise.race([
+        enroll(relay.url),
+        sleep(ENROLL_TIMEOUT_MS).then(() => Promise.reject(new Error(`enrollment ${b} hung`))),
+      ]),
+    )),
+  );
   const enrolledMs = performance.now() - t0;
   agents.push(
     ...(await inBatches(BURROWS, (b) =>
