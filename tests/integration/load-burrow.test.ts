@@ -51,8 +51,11 @@ const ECHO_P99_BOUND_MS = 50;
 const MAX_DAEMON_RSS_MIB = 600;
 /** "Stops growing": the last third's peak may exceed the first third's by at most this (GC timing, arenas). */
 const RSS_GROWTH_MARGIN_MIB = 48;
-/** The slow phone's pause: long enough for several MB to be printed at it, short of every liveness timer. */
-const SLOW_PAUSE_MS = 10_000;
+/**
+ * The slow phone's pause: a third of the window, 10 … 100 s. Long enough for several MB to be printed at it
+ * (more than loopback's TCP buffers hold), short of the slow phone's own stretched keep-alive below.
+ */
+const SLOW_PAUSE_MS = Math.min(100_000, Math.max(10_000, Math.round((LOAD_SECONDS * 1000) / 3)));
 /** Pocket's keep-alive for the slow phone: a phone that stopped reading is not "dead" for this test. */
 const SLOW_KEEPALIVE = { ...POCKET_KEEPALIVE, deadAfterMs: 120_000 };
 /** How long the slow phone may take to catch up once it reads again. */
