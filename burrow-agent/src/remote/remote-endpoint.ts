@@ -5,7 +5,14 @@
  * MAX_PENDING_HANDSHAKES may be in flight, and each holds one HandshakeState-sized object (the phone can only
  * send one message before confirmation, so nothing is buffered).
  */
-import { type Aead, confirmationCode, type KeyPair, NoiseError, randomBytes } from '@burrow/crypto';
+import {
+  type Aead,
+  confirmationCode,
+  type KeyPair,
+  NoiseError,
+  type NoiseTransport,
+  randomBytes,
+} from '@burrow/crypto';
 import {
   type BurrowMessage,
   CLOSE_MESSAGES,
@@ -19,6 +26,7 @@ import {
   type PairBurrowMessage,
   ProtocolError,
   type RelayToAgentFrame,
+  SecureChannel,
 } from '@burrow/protocol';
 import type { DeviceRecord, DeviceRegistry } from '../devices/device-registry.js';
 import type { PairingOffer, PairingOffers } from '../pairing/pairing-offer.js';
@@ -27,7 +35,6 @@ import { ApiConnection } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import { respondToMessage1 } from './handshake-responder.js';
 import type { RemoteSettingsPort } from './remote-settings-port.js';
-import { SecureChannel } from './secure-channel.js';
 
 /** From the phone's message 1 to its first transport message (the key confirmation), ms. */
 export const HANDSHAKE_BUDGET_MS = 10_000;
@@ -88,19 +95,19 @@ type Conn =
   | {
       state: 'confirming-connect';
       timer: NodeJS.Timeout;
-      channel: SecureChannel;
+      channel: SecureChannel<NoiseTransport>;
       device: DeviceRecord;
       timestamp: number;
     }
   | {
       state: 'confirming-pair';
       timer: NodeJS.Timeout;
-      channel: SecureChannel;
+      channel: SecureChannel<NoiseTransport>;
       offer: PairingOffer;
       clientPublicKey: Uint8Array;
     }
-  | { state: 'pairing'; channel: SecureChannel }
-  | { state: 'live'; channel: SecureChannel; api: ApiConnection; deviceId: string };
+  | { state: 'pairing'; channel: SecureChannel<NoiseTransport> }
+  | { state: 'live'; channel: SecureChannel<NoiseTransport>; api: ApiConnection; deviceId: string };
 
 export class RemoteEndpoint {
   readonly #o: RemoteEndpointOptions;
@@ -199,7 +206,7 @@ export class RemoteEndpoint {
     this.#o.sendFrame(frame);
   }
 
-  #sendSealed(connId: number, channel: SecureChannel, frame: Uint8Array) {
+  #sendSealed(connId: number, channel: SecureChannel<NoiseTransport>, frame: Uint8Array) {
     for (const ct of channel.seal(frame)) {
       if (!this.#o.sendFrame(encodeDataFrame(connId, ct))) return;
     }

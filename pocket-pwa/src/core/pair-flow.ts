@@ -3,7 +3,7 @@
  * with psk = the link's secret, send `pair-request` (the key confirmation), show the code, wait for the
  * owner's answer, store the credentials.
  */
-import { confirmationCode, generateKeyPair, NoiseError } from '@burrow/crypto';
+import { confirmationCode, generateKeyPair, NoiseError, type NoiseTransport } from '@burrow/crypto';
 import {
   CLOSE_MESSAGES,
   type CloseCode,
@@ -64,7 +64,7 @@ export function pairWithOffer(o: PairOptions): Promise<PairingRecord> {
   return new Promise<PairingRecord>((resolve, reject) => {
     const socket = o.socketFactory(clientSocketUrl(o.offer.relayUrl, o.offer.burrowId));
     socket.binaryType = 'arraybuffer';
-    let channel: SecureChannel | null = null;
+    let channel: SecureChannel<NoiseTransport> | null = null;
     let settled = false;
     let timer = clock.setTimeout(
       () => fail(new PairingError('timeout', 'your computer did not answer')),

@@ -11,10 +11,12 @@ import {
   type HandshakeMode,
   initiatorIKpsk2,
   keyPairFromPrivate,
-  NoiseError,
   type NoiseTransport,
 } from '@burrow/crypto';
-import { decodeBase64url, Fragmenter, PROTOCOL_VERSION, ProtocolError, Reassembler } from '@burrow/protocol';
+import { decodeBase64url, PROTOCOL_VERSION, SecureChannel } from '@burrow/protocol';
+
+// The channel itself is shared with the Burrow (protocol R-CHAN-1); the phone adds the initiator handshake.
+export { SecureChannel };
 
 export interface InitiatorParams {
   readonly mode: HandshakeMode;
@@ -30,7 +32,7 @@ export interface InitiatorParams {
 /** Starts the handshake: returns message 1 and a function that takes message 2 and yields the channel. */
 export function startHandshake(p: InitiatorParams): {
   message1: Uint8Array;
-  finish(message2: Uint8Array): SecureChannel;
+  finish(message2: Uint8Array): SecureChannel<NoiseTransport>;
 } {
   const hs = initiatorIKpsk2({
     prologue: burrowPrologue({
@@ -52,42 +54,6 @@ export function startHandshake(p: InitiatorParams): {
       return new SecureChannel(hs.split());
     },
   };
-}
-
-export class SecureChannel {
-  readonly #fragmenter = new Fragmenter();
-  readonly #reassembler = new Reassembler();
-  #failed = false;
-
-  constructor(readonly transport: NoiseTransport) {}
-
-  /** True once a message was refused: the socket must be (or has been) closed. */
-  get failed(): boolean {
-    return this.#failed;
-  }
-
-  /** The Noise messages that carry `frame`, in order. */
-  seal(frame: Uint8Array): Uint8Array[] {
-    this.#usable();
-    return this.#fragmenter.split(frame).map((p) => this.transport.encrypt(p));
-  }
-
-  /** A whole frame, or null while a fragmented one is incomplete; NoiseError / ProtocolError when refused. */
-  open(ciphertext: Uint8Array): Uint8Array | null {
-    this.#usable();
-    try {
-      return this.#reassembler.push(this.transport.decrypt(ciphertext));
-    } catch (error) {
-      if (error instanceof NoiseError || error instanceof ProtocolError) this.#failed = true;
-      throw error;
-    }
-  }
-
-  #usable(): void {
-    if (this.#failed) {
-      throw new NoiseError('invalid-state', 'this channel refused a message; the connection must be closed');
-    }
-  }
 }
 
 export function clientSocketUrl(relayUrl: string, burrowId: string): string {
