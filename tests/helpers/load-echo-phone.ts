@@ -173,8 +173,15 @@ export function startEchoPhone(job: EchoPhoneJob): EchoPhoneRun {
   const result = new Promise<EchoPhoneResult>((resolve, reject) => {
     child.once('exit', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (code === 0 && line !== undefined) resolve(JSON.parse(line) as EchoPhoneResult);
-      else reject(new Error(`echo phone exited ${code}: ${err.slice(-2_000)}`));
+      if (code !== 0 || line === undefined) {
+        reject(new Error(`echo phone exited ${code}: ${err.slice(-2_000)}`));
+        return;
+      }
+      try {
+        resolve(JSON.parse(line) as EchoPhoneResult);
+      } catch (e) {
+        reject(new Error(`echo phone result unreadable: ${(e as Error).message}`));
+      }
     });
   });
   // A child that dies before `ready` must not leave the parent waiting on `ready` forever.
@@ -203,9 +210,9 @@ if (process.argv.includes('--run')) {
   readJob()
     .then(run)
     .then(
+      // Exit only once the line is flushed: a pipe write is asynchronous, and exit() would cut it short.
       (result) => {
-        process.stdout.write(`${JSON.stringify(result)}\n`);
-        process.exit(0);
+        process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
       },
       (error: Error) => {
         process.stderr.write(`${error.stack ?? error.message}\n`);
