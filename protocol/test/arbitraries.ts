@@ -116,6 +116,7 @@ export const clientMessages: Record<string, fc.Arbitrary<ClientMessage>> = {
     rows,
   }),
   ping: t('ping', { rid }),
+  ack: t('ack', { received: offset }),
   attach: fc.record(
     { type: fc.constant('attach'), rid, session: sessionId, cols, rows, resumeFrom: offset },
     { requiredKeys: ['type', 'rid', 'session', 'cols', 'rows'] },

@@ -38,23 +38,26 @@ function connection() {
   });
   registries.push(registry);
   const sent: BurrowMessage[] = [];
-  const link = { backlog: 0 };
+  const closes: number[] = [];
+  const link = { backlog: 0, sentBytes: 0 };
   const api = new ApiConnection({
     viewerId: 'v1',
     burrowName: 'home',
     registry,
     attention,
     send: (m) => {
-      encodeBurrowMessage(m);
       sent.push(m);
+      const bytes = encodeBurrowMessage(m).length;
+      link.sentBytes += bytes;
+      return bytes;
     },
     backlog: () => link.backlog,
-    close: () => {},
+    close: (code) => closes.push(code),
     log: () => {},
     forgetMe: async () => {},
     deliveryId: 'AAAAAAAAAAAAAAAAAAAAAA',
   });
-  return { api, sent, link, registry };
+  return { api, sent, link, registry, closes };
 }
 
 const frame = (m: Parameters<typeof encodeClientMessage>[0]) => encodeClientMessage(m);
@@ -93,6 +96,8 @@ describe('ApiConnection drain (slow viewer)', () => {
     await until(() => s.info().offset > 0, 'the program to print');
     await sleep(100);
     expect(text(c.sent)).not.toContain('AFTERDRAIN'); // held back: the viewer is behind
+    // The phone has read all it was sent (R-FLOW-1), and the shared link drains to just under the mark.
+    c.api.receive(frame({ type: 'ack', received: c.link.sentBytes }));
     c.link.backlog = DRAINED_BELOW_BYTES - 1;
     await until(
       () => text(c.sent).includes('AFTERDRAIN'),
@@ -123,5 +128,57 @@ describe('ApiConnection drain (slow viewer)', () => {
     c.link.backlog = 0;
     await until(() => text(c.sent).includes('two'), 'the held output after the drain');
     c.api.dispose();
+  });
+
+  it('R-FLOW-1: a phone that stops acknowledging stops being fed at the bound, and is resynced once it acks', async () => {
+    const c = connection();
+    c.api.receive(hello);
+    // 3 MB of output, far past the per-viewer bound, from a program that starts on a keystroke.
+    const s = c.registry.create({
+      cwd: '/',
+      command: [
+        '/bin/sh',
+        '-c',
+        `read x; head -c 3000000 /dev/zero | tr '\\0' x; echo; echo ALL""DONE; exec cat`,
+      ],
+    });
+    c.api.receive(frame({ type: 'attach', rid: 1, session: s.id, cols: 80, rows: 24 }));
+    await until(() => c.sent.some((m) => m.type === 'attached'), 'the attach snapshot');
+    c.api.receive(
+      frame({ type: 'input', session: s.id, kind: 'user', data: new TextEncoder().encode('go\r') }),
+    );
+    await until(() => s.info().offset > 3_000_000, 'the program to print it all', 20_000);
+    await sleep(20 * DRAIN_POLL_MS);
+    // The relay link itself is empty (link.backlog 0): only the missing acks hold this phone back.
+    const fed = text(c.sent).length;
+    expect(fed).toBeLessThan(MAX_VIEWER_BACKLOG_BYTES + 256 * 1024);
+    expect(text(c.sent)).not.toContain('ALLDONE');
+    // The phone reads again and acknowledges everything it was sent: resynced to the current screen.
+    c.api.receive(frame({ type: 'ack', received: c.link.sentBytes }));
+    await until(
+      () => c.sent.some((m) => m.type === 'resync' || (m.type === 'output' && text([m]).includes('ALLDONE'))),
+      'a resync (or the resumed tail) after the ack',
+      20 * DRAIN_POLL_MS + 2_000,
+    );
+    expect(text(c.sent).length).toBeLessThan(fed + 512 * 1024); // not handed the whole backlog
+    c.api.dispose();
+  });
+
+  it('R-FLOW-1: an ack beyond what was sent, or going backwards, closes the connection', () => {
+    const c = connection();
+    c.api.receive(hello);
+    const sent = c.link.sentBytes;
+    c.api.receive(frame({ type: 'ack', received: sent }));
+    expect(c.closes).toEqual([]);
+    c.api.receive(frame({ type: 'ack', received: sent + 1 }));
+    expect(c.closes).toEqual([4107]);
+    const d = connection();
+    d.api.receive(hello);
+    d.api.receive(frame({ type: 'ping', rid: 1 }));
+    d.api.receive(frame({ type: 'ack', received: d.link.sentBytes }));
+    d.api.receive(frame({ type: 'ack', received: d.link.sentBytes - 1 }));
+    expect(d.closes).toEqual([4107]);
+    c.api.dispose();
+    d.api.dispose();
   });
 });

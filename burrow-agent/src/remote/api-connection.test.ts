@@ -73,8 +73,8 @@ function connection(withSettings = false, silenceCloseMs?: number) {
     attention,
     // Every reply must pass protocol's encoder (which validates): nothing invalid is ever sent.
     send: (m) => {
-      encodeBurrowMessage(m);
       sent.push(m);
+      return encodeBurrowMessage(m).length;
     },
     backlog: () => 0,
     // What the endpoint does with it: a CLOSE_CLIENT frame, whose encoder refuses codes the relay won't pass.

@@ -46,9 +46,9 @@ export interface ApiConnectionOptions {
   readonly burrowName: string;
   readonly registry: SessionRegistry;
   readonly attention: AttentionPort;
-  /** Sends one Burrow message (the caller encodes, fragments, encrypts). */
-  readonly send: (message: BurrowMessage) => void;
-  /** Bytes queued toward this phone but not yet sent (for slow-viewer handling). */
+  /** Sends one Burrow message (the caller encodes, fragments, encrypts); the whole frame's length in bytes. */
+  readonly send: (message: BurrowMessage) => number;
+  /** Bytes queued on the relay link but not yet sent (for slow-viewer handling; shared by every phone). */
   readonly backlog: () => number;
   readonly close: (code: CloseCode) => void;
   readonly log: (line: string) => void;
@@ -78,6 +78,9 @@ export class ApiConnection {
   #refresh: NodeJS.Timeout | null = null;
   #drainPoll: NodeJS.Timeout | null = null;
   readonly #silence: NodeJS.Timeout;
+  /** R-FLOW-1: whole-frame bytes sent to this phone, and the phone's last `ack` of them. */
+  #sentBytes = 0;
+  #ackedBytes = 0;
 
   constructor(options: ApiConnectionOptions) {
     this.#o = options;
@@ -147,7 +150,7 @@ export class ApiConnection {
   #send(message: BurrowMessage) {
     if (this.#closed) return;
     try {
-      this.#o.send(message);
+      this.#sentBytes += this.#o.send(message);
     } catch (error) {
       // An encoder refusal is our bug (e.g. a field over its bound); never let it kill the daemon.
       this.#o.log(`remote: could not send ${message.type}: ${(error as Error).message}`);
@@ -186,6 +189,15 @@ export class ApiConnection {
         return;
       case 'ping':
         this.#send({ type: 'pong', rid: m.rid });
+        return;
+      case 'ack':
+        // R-FLOW-1: never backwards, never beyond what was sent.
+        if (m.received < this.#ackedBytes || m.received > this.#sentBytes) {
+          this.#o.log(`remote: ${this.#o.viewerId} acknowledged bytes it was never sent; closing`);
+          this.#close(CloseCode.PROTOCOL_VIOLATION);
+          return;
+        }
+        this.#ackedBytes = m.received;
         return;
       case 'attach':
         this.#attach(registry.get(m.session), m.rid, m.cols, m.rows, m.resumeFrom);
@@ -364,7 +376,7 @@ export class ApiConnection {
       // The session asks before each delivery; a high answer is when it may mark this viewer behind, so the
       // drain watch starts here — not only after an output send (the shared link can fill from elsewhere).
       backlog: () => {
-        const bytes = this.#o.backlog();
+        const bytes = this.#backlog();
         if (bytes >= DRAINED_BELOW_BYTES) this.#watchDrain();
         return bytes;
       },
@@ -452,14 +464,22 @@ export class ApiConnection {
    * its own was sent — another phone's snapshot filled the shared link — was otherwise never woken.
    */
   #watchDrain(): void {
-    if (this.#drainPoll || this.#o.backlog() < DRAINED_BELOW_BYTES) return;
+    if (this.#drainPoll || this.#backlog() < DRAINED_BELOW_BYTES) return;
     this.#drainPoll = setInterval(() => {
-      if (this.#o.backlog() >= DRAINED_BELOW_BYTES) return;
+      if (this.#backlog() >= DRAINED_BELOW_BYTES) return;
       if (this.#drainPoll) clearInterval(this.#drainPoll);
       this.#drainPoll = null;
       for (const a of this.#attached.values()) a.attachment.drained();
     }, DRAIN_POLL_MS);
     this.#drainPoll.unref();
+  }
+
+  /**
+   * Bytes queued toward this phone: what the relay link still holds (shared) plus what this phone has not
+   * acknowledged (R-FLOW-1) — the relay queues a non-reading phone's frames without telling anyone.
+   */
+  #backlog(): number {
+    return this.#o.backlog() + (this.#sentBytes - this.#ackedBytes);
   }
 
   #entries(): SessionEntry[] {

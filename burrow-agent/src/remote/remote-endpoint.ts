@@ -317,7 +317,11 @@ export class RemoteEndpoint {
       burrowName: this.#o.burrowName,
       registry: this.#o.registry,
       attention: this.#o.attention,
-      send: (m: BurrowMessage) => this.#sendSealed(connId, c.channel, encodeBurrowMessage(m)),
+      send: (m: BurrowMessage) => {
+        const frame = encodeBurrowMessage(m);
+        this.#sendSealed(connId, c.channel, frame);
+        return frame.length;
+      },
       backlog: this.#o.linkBacklog,
       close: (code) => this.#closeClient(connId, code),
       log: this.#o.log,

@@ -14,6 +14,7 @@ import {
   decodeBase64url,
   decodeBurrowMessage,
   encodeClientMessage,
+  FLOW_ACK_EVERY_BYTES,
   MAX_RID,
   type PresenceState,
   ProtocolError,
@@ -146,6 +147,9 @@ export class BurrowConnection {
   readonly #clock: Clock;
   #pairing: PairingRecord;
   #socket: SocketLike | null = null;
+  /** R-FLOW-1: whole-frame bytes received on this connection, and the total last acknowledged. */
+  #receivedBytes = 0;
+  #ackedBytes = 0;
   #channel: SecureChannel | null = null;
   #live = false;
   #running = false;
@@ -399,7 +403,10 @@ export class BurrowConnection {
         const frame = this.#channel.open(bytes);
         // Any authentic message proves the whole path alive, a fragment included.
         if (this.#live) this.#armDeadline(socket);
-        if (frame) this.#message(decodeBurrowMessage(frame));
+        if (frame) {
+          this.#countReceived(frame.length);
+          this.#message(decodeBurrowMessage(frame));
+        }
       } catch (e) {
         if (e instanceof NoiseError || e instanceof ProtocolError) {
           // The close code tells the Burrow why (RL-ROUTE-5): its log then shows a tampering relay.
@@ -533,7 +540,19 @@ export class BurrowConnection {
     this.#retry(reason);
   }
 
+  /**
+   * R-FLOW-1: tell the Burrow how much this connection has taken in, every FLOW_ACK_EVERY_BYTES, so a phone
+   * that stops reading (a suspended tab, a stalled radio) stops being fed instead of piling up in the relay.
+   */
+  #countReceived(bytes: number) {
+    this.#receivedBytes += bytes;
+    if (this.#receivedBytes - this.#ackedBytes < FLOW_ACK_EVERY_BYTES || !this.#live) return;
+    this.#ackedBytes = this.#receivedBytes;
+    this.#send({ type: 'ack', received: this.#receivedBytes });
+  }
+
   #teardown(reason: string) {
+    this.#receivedBytes = this.#ackedBytes = 0;
     this.#clock.clearTimeout(this.#timer);
     this.#clock.clearTimeout(this.#pingTimer);
     this.#clock.clearTimeout(this.#deadTimer);

@@ -33,6 +33,8 @@ export const clientControlSchema = v.variant('type', [
   // R-C-HELLO-1: the first message after the handshake; nothing else is accepted before it.
   msg('hello', { appVersion: version, viewer: v.picklist(VIEWER_KINDS), cols, rows }),
   msg('ping', { rid }),
+  // R-FLOW-1: how many bytes of whole Burrow frames this connection has received so far.
+  msg('ack', { received: offset }),
 
   // Terminals
   msg('attach', { rid, session: sessionId, cols, rows, resumeFrom: v.optional(offset) }),

@@ -116,3 +116,9 @@ export const MAX_TIMESTAMP_MS = 9_999_999_999_999;
 
 /** Devices counted in a `push-test-result` (the relay clamps targets to its MAX_PUSH_TARGETS, far below this). */
 export const MAX_REPORTED_DEVICES = 1024;
+
+/**
+ * R-FLOW-1: the phone acknowledges every this many bytes of whole Burrow frames received. Small against the
+ * Burrow's per-viewer backlog cap (1 MiB), so a phone that reads keeps well inside it while output streams.
+ */
+export const FLOW_ACK_EVERY_BYTES = 128 * 1024;
