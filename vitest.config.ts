@@ -4,7 +4,15 @@ import { defineConfig } from 'vitest/config';
 // shared packages every other part builds on.
 export default defineConfig({
   test: {
-    projects: ['crypto', 'protocol', 'relay-worker', 'burrow-agent', 'pocket-pwa', 'tests'],
+    projects: [
+      'crypto',
+      'protocol',
+      'relay-worker',
+      'burrow-agent',
+      'pocket-pwa',
+      'tests/vitest.config.ts',
+      'tests/vitest.solo.config.ts',
+    ],
     coverage: {
       provider: 'v8',
       include: ['crypto/src/**/*.ts', 'protocol/src/**/*.ts'],

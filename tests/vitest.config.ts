@@ -1,13 +1,16 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { SOLO_FILES, shared, sharedTest } from './vitest.shared.js';
 
+// Two files at a time: most of an integration file's wall time is waiting (wrangler starting, liveness
+// windows, settle timers), not CPU, and one at a time made `npm test` pass 15 minutes on two cores.
 export default defineConfig({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  ...shared,
   test: {
+    ...sharedTest,
     name: 'integration',
     include: ['integration/**/*.test.ts', 'e2e/**/*.test.ts', 'fuzz/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 180_000,
-    fileParallelism: false,
+    exclude: [...configDefaults.exclude, ...SOLO_FILES],
+    fileParallelism: true,
+    maxWorkers: 2,
   },
 });

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+import { SOLO_FILES, shared, sharedTest } from './vitest.shared.js';
+
+// The load test asserts the echo bound (p99 < 50 ms), so it runs after every other project has
+// finished (groupOrder 1), alone on the machine.
+export default defineConfig({
+  ...shared,
+  test: {
+    ...sharedTest,
+    name: 'integration-solo',
+    include: SOLO_FILES,
+    fileParallelism: false,
+    sequence: { groupOrder: 1 },
+  },
+});
