@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 // shared packages every other part builds on.
 export default defineConfig({
   test: {
+    // Two workers on this two-core machine, for every project: integration files spend most of their wall
+    // time waiting (wrangler starting, liveness windows, settle timers), so two at a time nearly halves it.
+    maxWorkers: 2,
     projects: [
       'crypto',
       'protocol',

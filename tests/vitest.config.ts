@@ -1,8 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { SOLO_FILES, shared, sharedTest } from './vitest.shared.js';
 
-// Two files at a time: most of an integration file's wall time is waiting (wrangler starting, liveness
-// windows, settle timers), not CPU, and one at a time made `npm test` pass 15 minutes on two cores.
+// Files in parallel (two workers: the root's maxWorkers): most of an integration file's wall time is waiting
+// (wrangler starting, liveness windows, settle timers), not CPU; one at a time made `npm test` pass 15 minutes.
 export default defineConfig({
   ...shared,
   test: {
@@ -11,6 +11,5 @@ export default defineConfig({
     include: ['integration/**/*.test.ts', 'e2e/**/*.test.ts', 'fuzz/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...SOLO_FILES],
     fileParallelism: true,
-    maxWorkers: 2,
   },
 });
