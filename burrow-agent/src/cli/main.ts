@@ -6,6 +6,11 @@ import { parseArgs } from 'node:util';
 import { type CliIo, COMMANDS, type Command } from './commands.js';
 import { CliError, EXIT_CODE_TABLE, ExitCode } from './exit-codes.js';
 
+/** A device id (16 base64url characters, `deviceIdFor`) that happens to begin with '-'. */
+const ID_STARTING_WITH_DASH = /^-[A-Za-z0-9_-]{15}$/;
+/** Stands in for such an id while parseArgs runs (NUL cannot come from a command line). */
+const ID_PLACEHOLDER = '\u0000id';
+
 export function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
@@ -46,10 +51,19 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr.write(`burrow: unknown command "${name}"; run \`burrow --help\` for the list\n`);
     return ExitCode.Usage;
   }
+  // Device ids are 16 base64url characters and may begin with '-' (`burrow devices` prints them), so one typed
+  // as printed must not be read as an option: such tokens travel as positionals (unless they name an option).
+  const known = new Set(Object.keys(command.options).map((o) => `--${o}`));
+  const ids: string[] = [];
+  const args = rest.map((a) => {
+    if (!ID_STARTING_WITH_DASH.test(a) || known.has(a.split('=')[0]!)) return a;
+    ids.push(a);
+    return `${ID_PLACEHOLDER}${ids.length - 1}`;
+  });
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
-      args: [...rest],
+      args,
       options: { ...command.options, help: { type: 'boolean', short: 'h', default: false } },
       allowPositionals: true,
       strict: true,
@@ -58,6 +72,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr.write(`burrow ${name}: ${(err as Error).message}\nUsage: ${command.usage}\n`);
     return ExitCode.Usage;
   }
+  parsed.positionals = parsed.positionals.map((p) =>
+    p.startsWith(ID_PLACEHOLDER) ? ids[Number(p.slice(ID_PLACEHOLDER.length))]! : p,
+  );
   if (parsed.values.help) {
     io.stdout.write(commandHelp(command));
     return ExitCode.Ok;
