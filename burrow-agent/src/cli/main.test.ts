@@ -8,7 +8,12 @@ import { main } from './main.js';
 
 function io() {
   const out = { stdout: '', stderr: '' };
-  const sink = (k: 'stdout' | 'stderr') => ({ write: (s: string) => ((out[k] += s), true) });
+  const sink = (k: 'stdout' | 'stderr') => ({
+    write: (s: string) => {
+      out[k] += s;
+      return true;
+    },
+  });
   const value = {
     stdin: process.stdin,
     stdout: sink('stdout'),
