@@ -133,7 +133,25 @@ async function bundleSnapshot(outDir: string, assetsDir: string): Promise<string
   return join(outDir, 'index.js');
 }
 
+/** Starts tried when the chosen port was taken between `freePort()` and wrangler binding it. */
+const PORT_RACE_ATTEMPTS = 3;
+
+/**
+ * Starts a relay. Test files run two at a time, so a port that was free a moment ago can be taken by another
+ * file's relay before wrangler binds it: then it starts again on fresh ports (unless the caller fixed one).
+ */
 export async function startRelay(options: StartRelayOptions = {}): Promise<RelayHandle> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRelayOnce(options);
+    } catch (error) {
+      const raced = /Address already in use/.test((error as Error).message);
+      if (!raced || options.port !== undefined || attempt >= PORT_RACE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startRelayOnce(options: StartRelayOptions): Promise<RelayHandle> {
   const [port, inspectorPort] = [options.port ?? (await freePort()), await freePort()];
   const persistDir = options.persistDir ?? (await mkdtemp(join(tmpdir(), 'burrow-relay-')));
   const assetsDir = options.assetsDir ?? FIXTURE_ASSETS_DIR;
