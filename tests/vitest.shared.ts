@@ -9,5 +9,8 @@ export const sharedTest = {
   hookTimeout: 180_000,
 };
 
-/** Files whose figures are latency bounds the issue states (echo p99 < 50 ms): they run alone, last. */
-export const SOLO_FILES = ['integration/load-burrow.test.ts'];
+/**
+ * Files that run alone, last: the load test asserts the issue's echo bound (p99 < 50 ms); the push e2e's
+ * DevTools push shows no notification when another file loads the machine beside it (not yet explained).
+ */
+export const SOLO_FILES = ['integration/load-burrow.test.ts', 'e2e/push.e2e.test.ts'];
