@@ -7,6 +7,7 @@
  */
 import type { AlertSettings } from '../attention/index.js';
 import type { Logger } from '../session/activity.js';
+import { WriteScheduler } from '../state/write-scheduler.js';
 import {
   ATTENTION_FILE_VERSION,
   MAX_PERSISTED_CWD_CHARS,
@@ -24,7 +25,11 @@ export class AttentionPersistence {
   readonly #sessions;
   readonly #settings;
   readonly #log: Logger;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #writes = new WriteScheduler(() => this.#writePending(), {
+    debounceMs: PERSIST_DEBOUNCE_MS,
+    retryMs: PERSIST_RETRY_MS,
+  });
+  /** The snapshot to write; kept after a failed write so the retry writes the state as it is by then. */
   #pending: (() => PersistedSession[]) | null = null;
   #lastWritten: string | null = null;
   /** Settings whose save failed, tried again with the TODO file's retries; null when saved. */
@@ -56,7 +61,7 @@ export class AttentionPersistence {
     } catch (err) {
       this.#log('error', `attention: saving settings failed (retrying): ${(err as Error).message}`);
       this.#unsavedSettings = save;
-      this.#arm(PERSIST_RETRY_MS);
+      this.#writes.schedule(PERSIST_RETRY_MS);
     }
   }
 
@@ -70,22 +75,15 @@ export class AttentionPersistence {
   /** Writes `snapshot()` after PERSIST_DEBOUNCE_MS; calls within the window share one write. */
   schedule(snapshot: () => PersistedSession[]): void {
     this.#pending = snapshot;
-    this.#arm(PERSIST_DEBOUNCE_MS);
+    this.#writes.schedule();
   }
 
-  #arm(delayMs: number): void {
-    if (this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      const take = this.#pending;
-      this.#pending = null;
-      const settingsOk = this.#retrySettings();
-      const sessionsOk = take === null || this.#write(take());
-      // On failure keep the snapshot FUNCTION, so the retry writes the state as it is by then.
-      if (!sessionsOk) this.#pending = take;
-      if (!sessionsOk || !settingsOk) this.#arm(PERSIST_RETRY_MS);
-    }, delayMs);
-    this.#timer.unref();
+  #writePending(): boolean {
+    const settingsOk = this.#retrySettings();
+    const take = this.#pending;
+    const sessionsOk = take === null || this.#write(take());
+    if (sessionsOk) this.#pending = null;
+    return settingsOk && sessionsOk;
   }
 
   #retrySettings(): boolean {
@@ -102,15 +100,12 @@ export class AttentionPersistence {
 
   /** Writes now (shutdown), cancelling a scheduled write. */
   flush(sessions: PersistedSession[]): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#pending = null;
-    this.#write(sessions);
+    this.#pending = () => sessions;
+    this.#writes.flush();
   }
 
   dispose(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#writes.dispose();
     this.#pending = null;
   }
 

@@ -18,6 +18,7 @@ import { SESSION_ID_PATTERN } from '../session/session-id.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { MAX_STATE_FILE_BYTES } from '../state/atomic-file.js';
 import { JsonFileStore } from '../state/json-store.js';
+import { WriteScheduler } from '../state/write-scheduler.js';
 
 export const ROSTER_FILE_NAME = 'sessions.json';
 export const ROSTER_FILE_VERSION = 1;
@@ -109,7 +110,10 @@ export class SessionRoster {
   readonly #store;
   readonly #registry: SessionRegistry;
   readonly #log: Logger;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #writes = new WriteScheduler(() => this.#write(), {
+    debounceMs: ROSTER_DEBOUNCE_MS,
+    retryMs: ROSTER_RETRY_MS,
+  });
   #lastWritten: string | null = null;
   #failing = false;
   #closed = false;
@@ -128,11 +132,13 @@ export class SessionRoster {
    */
   restore(): number {
     const saved = this.#store.load();
+    const listed = new Set(this.#registry.list().map((s) => s.id));
     let restored = 0;
     for (const entry of saved.sessions) {
-      if (this.#registry.list().some((s) => s.id === entry.id)) continue;
+      if (listed.has(entry.id)) continue;
       try {
         this.#registry.restoreExited(entry);
+        listed.add(entry.id);
         restored++;
       } catch (err) {
         this.#log('warn', `remembered session ${entry.id} skipped: ${(err as Error).message}`);
@@ -145,46 +151,41 @@ export class SessionRoster {
   }
 
   /** Something in the list changed (a session created, renamed, exited or cleared): write soon. */
-  schedule(delayMs = ROSTER_DEBOUNCE_MS): void {
-    if (this.#closed || this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#write();
-    }, delayMs);
-    this.#timer.unref();
+  schedule(): void {
+    if (!this.#closed) this.#writes.schedule();
   }
 
   /** Writes the current list now and stops listening: called before the daemon ends its PTYs. */
   close(): void {
     if (this.#closed) return;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#write();
+    this.#writes.flush();
+    this.#writes.dispose();
     this.#closed = true;
     this.#unsubscribe();
   }
 
   /** Stops without writing (a start that failed: the file may belong to another daemon). */
   dispose(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#writes.dispose();
     this.#closed = true;
     this.#unsubscribe();
   }
 
-  #write(): void {
+  /** True when the file holds the current list afterwards (a failure is retried by the scheduler). */
+  #write(): boolean {
     const sessions = rosterOf(this.#registry.list());
     const json = JSON.stringify(sessions);
-    if (json === this.#lastWritten) return;
+    if (json === this.#lastWritten) return true;
     try {
       this.#store.save({ version: ROSTER_FILE_VERSION, sessions });
       this.#lastWritten = json;
       if (this.#failing) this.#log('info', 'session list saved again');
       this.#failing = false;
+      return true;
     } catch (err) {
       if (!this.#failing) this.#log('error', `saving the session list failed: ${(err as Error).message}`);
       this.#failing = true;
-      this.schedule(ROSTER_RETRY_MS);
+      return false;
     }
   }
 }

@@ -25,8 +25,9 @@ interface Pending {
   readonly startedAt: number;
   readonly title: ChunkBuffer;
   readonly body: ChunkBuffer;
-  bytes: number;
 }
+
+const keptBytes = (p: Pending): number => p.title.length + p.body.length;
 
 /**
  * One notification part's bytes, appended in place. Why not an array of chunk copies: a hostile program can
@@ -133,7 +134,7 @@ export class KittyNotifications {
   /** Payload bytes held for incomplete notifications, plus their ids. */
   retainedBytes(): number {
     let total = 0;
-    for (const [id, pending] of this.#open) total += pending.bytes + id.length;
+    for (const [id, pending] of this.#open) total += keptBytes(pending) + id.length;
     return total;
   }
 
@@ -159,19 +160,18 @@ export class KittyNotifications {
         const oldest = this.#open.keys().next().value as string;
         this.#open.delete(oldest);
       }
-      pending = { startedAt: this.#now(), title: new ChunkBuffer(), body: new ChunkBuffer(), bytes: 0 };
+      pending = { startedAt: this.#now(), title: new ChunkBuffer(), body: new ChunkBuffer() };
       this.#open.set(meta.id, pending);
     }
     if (meta.kind !== PayloadKind.NoText) {
       let data = payload.subarray(semi + 1);
       if (meta.base64) data = Buffer.from(decodeUtf8(data), 'base64');
-      const room = KITTY_MAX_BYTES_PER_ID - pending.bytes;
+      const room = KITTY_MAX_BYTES_PER_ID - keptBytes(pending);
       if (data.length > room) data = data.subarray(0, room);
       if (data.length > 0) {
         // Copied: `payload` views the parser's OSC buffer or the caller's chunk, and a decoded Buffer may view
         // Node's shared pool slab.
         (meta.kind === PayloadKind.Title ? pending.title : pending.body).append(data);
-        pending.bytes += data.length;
       }
     }
     if (!meta.done) return;
