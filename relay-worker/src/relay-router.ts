@@ -10,9 +10,9 @@
  *   the agent and cannot continue on another agent socket.
  * - Payloads are never parsed: the relay reads only the 5-byte agent header and the frame length.
  * - Phone sockets that have not finished a handshake cost a slot until the Burrow's budget closes them, so one
- *   source holds at most MAX_CLIENTS_PER_SOURCE slots (never all), and when every slot is taken a newcomer displaces the
- *   oldest socket that has never sent a frame (a phone sends message 1 at once; a silent one is no phone
- *   in the middle of a handshake). The owner's phone is never locked out by sockets that say nothing.
+ *   source holds at most MAX_CLIENTS_PER_SOURCE slots (never all), and when every slot is taken a newcomer
+ *   displaces the oldest socket that has never sent a frame (a phone sends message 1 at once; a silent one is
+ *   no phone in the middle of a handshake). The owner's phone is never locked out by sockets that say nothing.
  */
 import {
   AGENT_FRAME_HEADER_BYTES,

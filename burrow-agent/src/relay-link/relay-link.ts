@@ -98,6 +98,8 @@ export class RelayLink {
   #retryTimer: unknown = null;
   #pingTimer: unknown = null;
   #deadTimer: unknown = null;
+  /** Clock reading of the last frame received on the current socket (a pong counts). */
+  #lastHeardAt = 0;
   #connectTimer: unknown = null;
   #running = false;
 
@@ -183,7 +185,8 @@ export class RelayLink {
       this.#armKeepalive(socket);
     });
     socket.on('message', (data, isBinary) => {
-      this.#armKeepalive(socket);
+      // Every frame from every phone passes here: only note the time; the keep-alive timers read it.
+      this.#lastHeardAt = this.#timers.now();
       if (!isBinary) return; // KEEPALIVE_PONG is the only text frame (R-KEEP-1).
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
       let frame: RelayToAgentFrame;
@@ -209,17 +212,24 @@ export class RelayLink {
     });
   }
 
-  /** Something arrived: the link is alive now; restart both the ping schedule and the dead deadline. */
+  /** The link just opened: start the ping schedule and the dead deadline. */
   #armKeepalive(socket: WebSocket): void {
+    this.#lastHeardAt = this.#timers.now();
     this.#schedulePing(socket);
     this.#armDeadline(socket, this.#keepalive.deadAfterMs, true);
   }
 
   #armDeadline(socket: WebSocket, ms: number, mayProbe: boolean): void {
     this.#timers.clearTimeout(this.#deadTimer);
-    const dueAt = this.#timers.now() + ms;
+    const armedAt = this.#timers.now();
+    const dueAt = armedAt + ms;
     this.#deadTimer = this.#timers.setTimeout(() => {
       if (this.#socket !== socket) return;
+      if (this.#lastHeardAt > armedAt) {
+        // Heard from since: the deadline is that frame plus deadAfterMs.
+        const left = this.#lastHeardAt + this.#keepalive.deadAfterMs - this.#timers.now();
+        if (left > 0) return this.#armDeadline(socket, left, true);
+      }
       const frozenFor = this.#timers.now() - dueAt;
       if (mayProbe && frozenFor >= this.#keepalive.pingIntervalMs && socket.readyState === WebSocket.OPEN) {
         socket.send(KEEPALIVE_PING);
@@ -231,13 +241,18 @@ export class RelayLink {
   }
 
   /** A ping every pingIntervalMs while nothing arrives (one lost ping must not make the link look dead). */
-  #schedulePing(socket: WebSocket): void {
+  #schedulePing(socket: WebSocket, ms = this.#keepalive.pingIntervalMs): void {
     this.#timers.clearTimeout(this.#pingTimer);
     this.#pingTimer = this.#timers.setTimeout(() => {
       if (this.#socket !== socket || socket.readyState !== WebSocket.OPEN) return;
+      // Heard from within the interval: no ping needed yet; wait until the link has been silent that long.
+      const silentFor = this.#timers.now() - this.#lastHeardAt;
+      if (silentFor < this.#keepalive.pingIntervalMs) {
+        return this.#schedulePing(socket, this.#keepalive.pingIntervalMs - silentFor);
+      }
       socket.send(KEEPALIVE_PING);
       this.#schedulePing(socket);
-    }, this.#keepalive.pingIntervalMs);
+    }, ms);
   }
 
   #drop(socket: WebSocket, reason: string): void {

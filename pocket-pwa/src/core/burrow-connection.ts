@@ -150,6 +150,8 @@ export class BurrowConnection {
   /** R-FLOW-1: whole-frame bytes received on this connection, and the total last acknowledged. */
   #receivedBytes = 0;
   #ackedBytes = 0;
+  /** Clock reading of the last authentic message from the Burrow (liveness, POCKET_KEEPALIVE). */
+  #lastHeardAt = 0;
   #channel: SecureChannel | null = null;
   #live = false;
   #running = false;
@@ -401,8 +403,9 @@ export class BurrowConnection {
           return;
         }
         const frame = this.#channel.open(bytes);
-        // Any authentic message proves the whole path alive, a fragment included.
-        if (this.#live) this.#armDeadline(socket);
+        // Any authentic message proves the whole path alive, a fragment included. Only noted here (this runs
+        // for every frame of output); the deadline timer reads it when it fires.
+        this.#lastHeardAt = this.#clock.now();
         if (frame) {
           this.#countReceived(frame.length);
           this.#message(decodeBurrowMessage(frame));
@@ -496,10 +499,19 @@ export class BurrowConnection {
 
   #armDeadline(socket: SocketLike, ms = this.#keepalive().deadAfterMs, mayProbe = true) {
     this.#clock.clearTimeout(this.#deadTimer);
-    const dueAt = this.#clock.now() + ms;
+    const armedAt = this.#clock.now();
+    const dueAt = armedAt + ms;
     this.#deadTimer = this.#clock.setTimeout(() => {
       if (this.#socket !== socket) return;
       const policy = this.#keepalive();
+      if (this.#lastHeardAt > armedAt) {
+        // Heard from since: the deadline is that message plus deadAfterMs.
+        const left = this.#lastHeardAt + policy.deadAfterMs - this.#clock.now();
+        if (left > 0) {
+          this.#armDeadline(socket, left);
+          return;
+        }
+      }
       if (mayProbe && this.#clock.now() - dueAt >= policy.pingIntervalMs && this.#live) {
         this.#send({ type: 'ping', rid: this.#rid() });
         this.#armDeadline(socket, policy.wakeProbeMs, false);
