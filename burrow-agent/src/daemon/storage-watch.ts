@@ -37,13 +37,6 @@ export function startStorageWatch(opts: {
     if (v.ok !== wasOk) opts.log(v.ok ? 'info' : 'error', `state directory: ${v.text}`);
     wasOk = v.ok;
   };
-  const unobserve = observeWrites((path, error) => {
-    // Only this daemon's own directory: install-service writes elsewhere.
-    if (!path.startsWith(`${opts.stateDir}/`)) return;
-    if (error === null) health.recordSuccess(path);
-    else health.recordFailure(path, error, opts.now());
-    settle();
-  });
   let timer: NodeJS.Timeout | undefined;
   let armedMs = 0;
   let stopped = false;
@@ -67,9 +60,14 @@ export function startStorageWatch(opts: {
     }, armedMs);
     timer.unref();
   };
-  // A failing write re-arms at the fast period, so recovery is noticed in seconds, not a minute later.
-  const unobserveArm = observeWrites((path, error) => {
-    if (error !== null && path.startsWith(`${opts.stateDir}/`) && armedMs !== STORAGE_PROBE_FAILING_MS) arm();
+  const unobserve = observeWrites((path, error) => {
+    // Only this daemon's own directory: install-service writes elsewhere.
+    if (!path.startsWith(`${opts.stateDir}/`)) return;
+    if (error === null) health.recordSuccess(path);
+    else health.recordFailure(path, error, opts.now());
+    settle();
+    // A failing write re-arms at the fast period, so recovery is noticed in seconds, not a minute later.
+    if (error !== null && armedMs !== STORAGE_PROBE_FAILING_MS) arm();
   });
   probe();
   arm();
@@ -80,7 +78,6 @@ export function startStorageWatch(opts: {
       stopped = true;
       clearTimeout(timer);
       unobserve();
-      unobserveArm();
     },
   };
 }
