@@ -10,7 +10,8 @@ export const sharedTest = {
 };
 
 /**
- * Files that run alone, last: the load test asserts the issue's echo bound (p99 < 50 ms); the push e2e's
- * DevTools push shows no notification when another file loads the machine beside it (not yet explained).
+ * Files that run alone, last: the load test asserts the issue's echo bound (p99 < 50 ms). (The push e2e ran
+ * here too while its notifications went missing under load; that was its own reads erasing them, see
+ * tests/e2e/sw-notifications.ts, and it runs with the rest again.)
  */
-export const SOLO_FILES = ['integration/load-burrow.test.ts', 'e2e/push.e2e.test.ts'];
+export const SOLO_FILES = ['integration/load-burrow.test.ts'];
