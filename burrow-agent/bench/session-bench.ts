@@ -20,6 +20,7 @@ import { HISTORY_SLACK_LINES, LIVE_SCROLLBACK_LINES, ScreenModel } from '../src/
 import { HIBERNATE_AFTER_MS } from '../src/session/session.js';
 import { HIBERNATE_SWEEP_MS, SessionRegistry } from '../src/session/session-registry.js';
 import type { ViewerSink } from '../src/viewer/viewer.js';
+import { testHome } from '../test/test-home.js';
 
 const LINES = 10_000;
 const COLS = 120;
@@ -99,7 +100,7 @@ async function daemonBench(): Promise<void> {
   const bin = new URL('../bin/burrow.js', import.meta.url).pathname;
   const env = {
     PATH: process.env.PATH,
-    HOME: process.env.HOME,
+    HOME: testHome(),
     BURROW_STATE_DIR: stateDir,
   };
   const proc = spawn(process.execPath, ['--expose-gc', bin, 'daemon'], {

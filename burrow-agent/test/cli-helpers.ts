@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { until } from './helpers.js';
+import { testHome } from './test-home.js';
 
 export const PKG = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = join(PKG, 'bin', 'burrow.js');
@@ -24,7 +25,7 @@ export function buildOnce(): void {
 
 export function tempStateEnv(): NodeJS.ProcessEnv {
   const stateDir = join(mkdtempSync(join(tmpdir(), 'bcli-')), 's');
-  return { PATH: process.env.PATH, HOME: process.env.HOME, SHELL: '/bin/bash', BURROW_STATE_DIR: stateDir };
+  return { PATH: process.env.PATH, HOME: testHome(), SHELL: '/bin/bash', BURROW_STATE_DIR: stateDir };
 }
 
 export interface CliResult {

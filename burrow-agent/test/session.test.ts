@@ -8,6 +8,7 @@ import { ConflictError } from '../src/session/session-errors.js';
 import { SessionRegistry } from '../src/session/session-registry.js';
 import { MAX_VIEWER_BACKLOG_BYTES } from '../src/viewer/viewer.js';
 import { quietLog, RecordingViewer, replay, screenLines, until } from './helpers.js';
+import { testHome } from './test-home.js';
 
 class CollectingTap implements OutputTap {
   readonly chunks = new Map<string, Buffer[]>();
@@ -35,7 +36,7 @@ function setup() {
   const tap = new CollectingTap();
   registry = new SessionRegistry({
     now: Date.now,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    env: { PATH: process.env.PATH, HOME: testHome() },
     defaultShell: '/bin/bash',
     log: quietLog,
   });

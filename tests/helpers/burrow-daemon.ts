@@ -13,6 +13,7 @@ import {
   pairWithOffer,
   parsePairingLink,
 } from '@burrow/pocket/core';
+import { testHome } from '../../burrow-agent/test/test-home.js';
 import { REPO_ROOT } from '../../relay-worker/test/harness.js';
 import { nodeSocketFactory } from './node-socket.js';
 
@@ -73,7 +74,7 @@ export class BurrowDaemon {
     const stateDir = options.stateDir ?? join(mkdtempSync(join(tmpdir(), 'burrow-daemon-it-')), 'state');
     const env = {
       PATH: process.env.PATH,
-      HOME: process.env.HOME,
+      HOME: testHome(),
       SHELL: '/bin/bash',
       ...options.env,
       BURROW_STATE_DIR: stateDir,

@@ -16,6 +16,7 @@ import { RemoteService, type RemoteServiceOptions } from '../../burrow-agent/src
 import { enrollCommand } from '../../burrow-agent/src/remote-cli/enroll-command.js';
 import { SessionRegistry } from '../../burrow-agent/src/session/session-registry.js';
 import { openStateStore } from '../../burrow-agent/src/state/burrow-state.js';
+import { testHome } from '../../burrow-agent/test/test-home.js';
 
 const IDLE: PublicAttentionState = QUIET_PUBLIC_STATE;
 type AlarmsPort = NonNullable<RemoteServiceOptions['alarms']>;
@@ -81,7 +82,7 @@ export async function startRemoteBurrow(relayUrl: string, options: RemoteBurrowO
   const logs: string[] = [];
   const registry = new SessionRegistry({
     now: Date.now,
-    env: { ...process.env, PS1: '$ ', HISTFILE: '/dev/null' },
+    env: { ...process.env, HOME: testHome(), PS1: '$ ', HISTFILE: '/dev/null' },
     defaultShell: '/bin/bash',
     log: (_l, m) => logs.push(m),
   });

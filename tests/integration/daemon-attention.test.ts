@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testHome } from '../../burrow-agent/test/test-home.js';
 import { REPO_ROOT } from '../../relay-worker/test/harness.js';
 
 const AGENT = join(REPO_ROOT, 'burrow-agent');
@@ -35,7 +36,7 @@ beforeAll(async () => {
   if (!existsSync(join(AGENT, 'dist', 'cli', 'main.js'))) throw new Error(`build failed: ${built.stdout}`);
   env = {
     PATH: process.env.PATH,
-    HOME: process.env.HOME,
+    HOME: testHome(),
     SHELL: '/bin/bash',
     BURROW_STATE_DIR: join(mkdtempSync(join(tmpdir(), 'burrow-attn-it-')), 'state'),
   };

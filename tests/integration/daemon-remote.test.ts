@@ -20,6 +20,7 @@ import {
 } from '@burrow/pocket/core';
 import { decodeBase64url } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testHome } from '../../burrow-agent/test/test-home.js';
 import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { REPO_ROOT, type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { putSubscription } from '../../relay-worker/test/relay-client.js';
@@ -84,7 +85,7 @@ beforeAll(async () => {
   const stateDir = join(mkdtempSync(join(tmpdir(), 'burrow-daemon-it-')), 'state');
   env = {
     PATH: process.env.PATH,
-    HOME: process.env.HOME,
+    HOME: testHome(),
     SHELL: '/bin/bash',
     BURROW_STATE_DIR: stateDir,
   };
