@@ -6,6 +6,7 @@
 import { sanitizeText } from '@burrow/crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { escapeFragmentInput } from '../../test/corpus/escape-fragments.js';
 import { corpus, corpusBytes, normalizeOutput } from '../../test/corpus/load-corpus.js';
 import type { TerminalEvent } from './events.js';
 import {
@@ -22,90 +23,8 @@ import { TerminalParser } from './parser.js';
 
 const RUNS = { seed: 0xb0770, numRuns: 300 } as const;
 const NONCE = 'prop-nonce';
-const encoder = new TextEncoder();
 
-/** Fragments that drive the machine into every state; random sequences of them make dense, valid-ish input. */
-const FRAGMENTS = [
-  '\x1b',
-  '\x1b[',
-  '\x1b]',
-  '\x1bP',
-  '\x1b_',
-  '\x1b^',
-  '\x1bX',
-  '\x1b\\',
-  '\x07',
-  '\x18',
-  '\x1a',
-  ';',
-  ':',
-  '=',
-  '?',
-  '1004',
-  'h',
-  'l',
-  'm',
-  '0',
-  '1',
-  '2',
-  '4',
-  '7',
-  '9',
-  '99',
-  '133',
-  '633',
-  '777',
-  'A',
-  'B',
-  'C',
-  'D',
-  'E',
-  'P',
-  'i=1',
-  'd=0',
-  'p=body',
-  'e=1',
-  'notify',
-  'file://h/p%20q',
-  'cmdline_url=a%3Bb',
-  NONCE,
-  '\\x3b',
-  '\\\\',
-  'text ',
-  '漢',
-  '\u202e',
-  '\u200b',
-  '\u0085',
-  '\r\n',
-  '%',
-  'SGVsbG8=',
-  // Whole sequences, so random splits land inside well-formed ones too.
-  '\x1b[?1000;1004;1006h',
-  '\x1b[?1004l',
-  '\x1b[38;5;196m',
-  '\x1b]9;hi there\x07',
-  '\x1b]9;4;1;50\x07',
-  '\x1b]99;i=1:d=0;T\x1b\\',
-  '\x1b]99;i=1:p=body;B\x1b\\',
-  '\x1b]633;E;ls\\x3b x;prop-nonce\x07',
-  '\x1b]633;C\x07',
-  '\x1b]133;C;cmdline_url=a%20b\x07',
-  '\x1b]133;D;3\x07',
-  '\x1b]777;notify;a;b\x07',
-  '\x1b]7;file://h/a%20b\x1b\\',
-  '\x1b]0;title\x07',
-  '\x1bPq#0;1\x07\x1b\\',
-].map((s) => encoder.encode(s));
-
-const fragmentInput = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 80 }).map((parts) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-});
+const fragmentInput = escapeFragmentInput(NONCE, 80);
 const randomInput = fc.uint8Array({ maxLength: 400 });
 
 /** A corpus entry with random byte edits: overwrite, insert, delete. */

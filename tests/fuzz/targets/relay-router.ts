@@ -19,15 +19,8 @@ import {
   MAX_CLIENT_FRAME_BYTES,
 } from '@burrow/protocol';
 import fc from 'fast-check';
-import {
-  loadRelayLimits,
-  loadRelayRouter,
-  type RelayLimitsModule,
-  type RelayRouterLike,
-  type RelayRouterModule,
-  type RelaySocketLike,
-  type SocketMetaLike,
-} from '../foreign-modules.js';
+import { MAX_CLIENTS_PER_BURROW, MAX_CLIENTS_PER_SOURCE } from '../../../relay-worker/src/limits.js';
+import { RelayRouter, type RelaySocket, type SocketMeta } from '../../../relay-worker/src/relay-router.js';
 import { FuzzFinding, type FuzzTarget, invariant } from '../fuzz-target.js';
 
 /** Events per case. */
@@ -37,7 +30,7 @@ const FROM_AGENT = 0xa0;
 const FROM_OLD_AGENT = 0xa1;
 const FROM_PHONE = 0xb0;
 
-class FakeSocket implements RelaySocketLike {
+class FakeSocket implements RelaySocket {
   closed = false;
   readonly received: Uint8Array[] = [];
   constructor(
@@ -136,14 +129,9 @@ const event: fc.Arbitrary<Event> = fc.oneof(
   },
 );
 
-interface RouterModules {
-  readonly router: RelayRouterModule;
-  readonly limits: RelayLimitsModule;
-}
-
 interface Phone {
   readonly socket: FakeSocket;
-  readonly meta: SocketMetaLike;
+  readonly meta: SocketMeta;
 }
 
 /** One router and what the fuzz knows about it; events are applied through here. */
@@ -151,9 +139,9 @@ class World {
   readonly violations: string[] = [];
   now = 1_000_000;
   readonly ids = { client: 1, agent: 1 };
-  readonly router: RelayRouterLike<FakeSocket>;
-  agent: { socket: FakeSocket; meta: SocketMetaLike } | null = null;
-  oldAgent: { socket: FakeSocket; meta: SocketMetaLike } | null = null;
+  readonly router: RelayRouter<FakeSocket>;
+  agent: { socket: FakeSocket; meta: SocketMeta } | null = null;
+  oldAgent: { socket: FakeSocket; meta: SocketMeta } | null = null;
   /** Every phone ever admitted, by connId (the closed ones too: a late frame for them must go nowhere). */
   readonly phones = new Map<number, Phone>();
   /** Phones the fuzz admitted and that neither side closed yet. */
@@ -162,11 +150,8 @@ class World {
   agentSeen = 0;
   phoneSeen = 0;
 
-  constructor(
-    modules: RouterModules,
-    readonly limits: RelayLimitsModule = modules.limits,
-  ) {
-    this.router = new modules.router.RelayRouter<FakeSocket>({
+  constructor() {
+    this.router = new RelayRouter<FakeSocket>({
       now: () => this.now,
       nextId: (kind) => this.ids[kind]++,
     });
@@ -292,7 +277,7 @@ class World {
   check(): void {
     invariant(this.violations.length === 0, this.violations[0] ?? '');
     invariant(
-      this.router.clientCount <= this.limits.MAX_CLIENTS_PER_BURROW,
+      this.router.clientCount <= MAX_CLIENTS_PER_BURROW,
       `router holds ${this.router.clientCount} phones, over MAX_CLIENTS_PER_BURROW`,
     );
     // Every phone socket the router holds is open, and every open one it admitted is held (none leaks).
@@ -304,10 +289,7 @@ class World {
     const bySource = new Map<string, number>();
     for (const p of open) bySource.set(p.meta.source ?? '', (bySource.get(p.meta.source ?? '') ?? 0) + 1);
     for (const [source, n] of bySource)
-      invariant(
-        n <= this.limits.MAX_CLIENTS_PER_SOURCE,
-        `${n} phones open from ${source}, over MAX_CLIENTS_PER_SOURCE`,
-      );
+      invariant(n <= MAX_CLIENTS_PER_SOURCE, `${n} phones open from ${source}, over MAX_CLIENTS_PER_SOURCE`);
     for (const [connId, phone] of this.phones) {
       for (const payload of phone.socket.received) {
         this.phoneSeen++;
@@ -364,15 +346,14 @@ export const relayRouterTarget: FuzzTarget<readonly Event[]> = {
   async: false,
   testRuns: 2_000,
   async start() {
-    const modules: RouterModules = { router: await loadRelayRouter(), limits: await loadRelayLimits() };
-    let longLived = new World(modules);
+    let longLived = new World();
     let events = 0;
     const delivered = { phone: 0, agent: 0 };
     return {
       input: fc.array(event, { minLength: 1, maxLength: MAX_EVENTS }),
       isExpected: () => false,
       run(sequence) {
-        const world = new World(modules);
+        const world = new World();
         for (const ev of sequence) {
           world.apply(ev);
           world.check();
@@ -387,9 +368,9 @@ export const relayRouterTarget: FuzzTarget<readonly Event[]> = {
         longLived.check();
         // Keep the long-lived world's own bookkeeping bounded too: the router's bound is what is checked.
         if (longLived.phones.size > 10_000) {
-          if (longLived.router.clientCount > modules.limits.MAX_CLIENTS_PER_BURROW)
+          if (longLived.router.clientCount > MAX_CLIENTS_PER_BURROW)
             throw new FuzzFinding('router maps grew');
-          longLived = new World(modules);
+          longLived = new World();
         }
       },
       figures: () => ({

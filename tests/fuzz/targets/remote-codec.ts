@@ -23,7 +23,12 @@ import {
   ProtocolError,
 } from '@burrow/protocol';
 import fc from 'fast-check';
-import { loadProtocolArbitraries } from '../foreign-modules.js';
+import {
+  anyBurrowMessage,
+  anyClientMessage,
+  pairBurrowMessages,
+  pairClientMessages,
+} from '../../../protocol/test/arbitraries.js';
 import { type FuzzTarget, invariant } from '../fuzz-target.js';
 import { mutatedBytes } from '../mutate.js';
 
@@ -80,8 +85,6 @@ export const remoteCodecTarget: FuzzTarget<Uint8Array> = {
   async: false,
   testRuns: 2_000,
   async start() {
-    const { anyBurrowMessage, anyClientMessage, pairBurrowMessages, pairClientMessages } =
-      await loadProtocolArbitraries();
     const validFrames: fc.Arbitrary<Uint8Array> = fc.oneof(
       anyClientMessage.map((m: ClientMessage) => encodeClientMessage(m)),
       anyBurrowMessage.map((m: BurrowMessage) => encodeBurrowMessage(m)),

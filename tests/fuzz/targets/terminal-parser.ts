@@ -9,7 +9,6 @@
  * per parser, in the worst case for held state, far above what `retainedBytes()` says (memory amplification).
  */
 
-import { readFileSync } from 'node:fs';
 import { sanitizeText } from '@burrow/crypto';
 import fc from 'fast-check';
 import type { TerminalEvent } from '../../../burrow-agent/src/terminal/events.js';
@@ -27,7 +26,8 @@ import {
   TITLE_MAX_CODE_POINTS,
 } from '../../../burrow-agent/src/terminal/limits.js';
 import { TerminalParser } from '../../../burrow-agent/src/terminal/parser.js';
-import type { CorpusEntry } from '../foreign-modules.js';
+import { escapeFragmentInput } from '../../../burrow-agent/test/corpus/escape-fragments.js';
+import { corpus, corpusBytes, normalizeOutput } from '../../../burrow-agent/test/corpus/load-corpus.js';
 import { fullGc } from '../fuzz-runner.js';
 import { FuzzFinding, type FuzzTarget, invariant } from '../fuzz-target.js';
 import { chunkCuts, mutatedBytes, splitAt } from '../mutate.js';
@@ -40,99 +40,7 @@ const HEAP_FIXED_BYTES = 64 * 1024;
 /** Parsers built for the amplification measurement (averaged). */
 const AMPLIFICATION_PARSERS = 16;
 
-const FRAGMENTS = [
-  '\x1b',
-  '\x1b[',
-  '\x1b]',
-  '\x1bP',
-  '\x1b_',
-  '\x1b^',
-  '\x1bX',
-  '\x1b\\',
-  '\x07',
-  '\x18',
-  '\x1a',
-  '\x9b',
-  '\x9d',
-  ';',
-  ':',
-  '=',
-  '?',
-  '1004',
-  'h',
-  'l',
-  'm',
-  '0',
-  '1',
-  '2',
-  '4',
-  '7',
-  '9',
-  '99',
-  '133',
-  '633',
-  '777',
-  '1337',
-  'A',
-  'B',
-  'C',
-  'D',
-  'E',
-  'P',
-  'i=1',
-  'i=2',
-  'd=0',
-  'd=1',
-  'p=body',
-  'p=title',
-  'p=icon',
-  'e=1',
-  'notify',
-  'file://h/p%20q',
-  'file://%zz',
-  'cmdline_url=a%3Bb',
-  NONCE,
-  '\\x3b',
-  '\\\\',
-  'text ',
-  '漢',
-  '\u202e',
-  '\u200b',
-  '\u0085',
-  '\r\n',
-  '%',
-  'SGVsbG8=',
-  '\xff',
-  '\xc3',
-  '\x1b[?1000;1004;1006h',
-  '\x1b[?1004l',
-  '\x1b[38;5;196m',
-  '\x1b]9;hi\x07',
-  '\x1b]9;4;1;50\x07',
-  '\x1b]99;i=1:d=0;T\x1b\\',
-  '\x1b]99;i=1:p=body;B\x1b\\',
-  `\x1b]633;E;ls\\x3b x;${NONCE}\x07`,
-  '\x1b]633;C\x07',
-  '\x1b]133;C;cmdline_url=a%20b\x07',
-  '\x1b]133;D;3\x07',
-  '\x1b]777;notify;a;b\x07',
-  '\x1b]7;file://h/a%20b\x1b\\',
-  '\x1b]0;title\x07',
-  '\x1bPq#0;1\x07\x1b\\',
-  '\x1b]633;P;Cwd=/tmp\x07',
-].map((s) => encoder.encode(s));
-
-const concat = (parts: readonly Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
-const fragments = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 200 }).map(concat);
+const fragments = escapeFragmentInput(NONCE, 200);
 /** An OSC of about OSC_MAX_BYTES (either side of it), kitty or plain, maybe unterminated. */
 const longOsc = fc
   .tuple(
@@ -150,26 +58,7 @@ const kittyFlood = fc
     return encoder.encode(parts.join('').replaceAll(';p=body;', ':p=body;'));
   });
 /** The parser's own corpus of real sequences (burrow-agent/test/corpus), as the mutation seeds. */
-const corpusEntries = (
-  JSON.parse(
-    readFileSync(new URL('../../../burrow-agent/test/corpus/terminal-reports.json', import.meta.url), 'utf8'),
-  ) as { entries: CorpusEntry[] }
-).entries.map((entry) =>
-  entry.hex !== undefined
-    ? Uint8Array.from(Buffer.from(entry.hex, 'hex'))
-    : encoder.encode(entry.input ?? ''),
-);
-
-/** Events with the per-chunk output counts summed into one trailing output (chunking changes only those). */
-function normalizeOutput(events: readonly TerminalEvent[]): TerminalEvent[] {
-  let output = 0;
-  const rest: TerminalEvent[] = [];
-  for (const event of events) {
-    if (event.type === 'output') output += event.bytes;
-    else rest.push(event);
-  }
-  return output > 0 ? [...rest, { type: 'output', bytes: output }] : rest;
-}
+const corpusEntries = corpus.map(corpusBytes);
 const mutatedCorpus = mutatedBytes(fc.constantFrom(...corpusEntries)).map((m) => m.bytes);
 
 interface Case {
