@@ -36,7 +36,7 @@ export function refill(config: TokenBucketConfig, state: TokenBucketState, now: 
 }
 
 /**
- * The clock reading at which `state` has refilled to `capacity` (no later than `state.at`): from then on it
+ * The clock reading at which `state` has refilled to `capacity` (never before `state.at`): from then on it
  * answers exactly like a bucket never used, so whoever stores it may forget it.
  */
 export function fullAgainAt(config: TokenBucketConfig, state: TokenBucketState): number {
