@@ -6,10 +6,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   decodeEnrollResponse,
+  decodeRelayToAgentFrame,
   type EnrollResponse,
   encodeBase64url,
   type PushSendRequest,
   type PushUrgency,
+  type RelayToAgentFrame,
 } from '@burrow/protocol';
 import WebSocket from 'ws';
 
@@ -158,6 +160,18 @@ export async function nextBinary(socket: TestSocket, timeoutMs?: number): Promis
   const m = await socket.next(timeoutMs);
   if (m.kind !== 'binary') throw new Error(`expected a binary frame, got text ${JSON.stringify(m.data)}`);
   return m.data;
+}
+
+/** The next frame the relay sends an agent socket, decoded. */
+export async function nextAgentFrame(agent: TestSocket): Promise<RelayToAgentFrame> {
+  return decodeRelayToAgentFrame(await nextBinary(agent));
+}
+
+/** A Burrow freshly enrolled at `relay`, with its agent socket open. */
+export async function enrolledAgent(relay: { readonly url: string; readonly wsUrl: string }) {
+  const enrolled = await enroll(relay.url);
+  const agent = await openAgent(relay.wsUrl, enrolled.burrowId, enrolled.burrowToken);
+  return { ...enrolled, agent };
 }
 
 // ---- Push ------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  * (the "spoke" mark lives in the socket's attachment, RL-DO-2/3). [SPEC: RL-ROUTE-2, RL-LIM-3, RL-LIM-4]
  * The attack these exist for is tests/integration/attack-handshake-flood.test.ts.
  */
-import { CloseCode, decodeRelayToAgentFrame, type RelayToAgentFrame } from '@burrow/protocol';
+import { CloseCode } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_CLIENTS_PER_BURROW,
@@ -13,7 +13,7 @@ import {
   SILENT_CLIENT_DISPLACEABLE_AFTER_MS,
 } from '../src/limits.js';
 import { type RelayHandle, startRelay } from './harness.js';
-import { enroll, freshSource, nextBinary, openAgent, openClient, type TestSocket } from './relay-client.js';
+import { enrolledAgent, freshSource, nextAgentFrame, openClient, type TestSocket } from './relay-client.js';
 
 /** workerd evicts an idle object ~10 s after its last event; wait a little longer. */
 const EVICTION_WAIT_MS = 13_000;
@@ -26,20 +26,10 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-async function nextFrame(agent: TestSocket): Promise<RelayToAgentFrame> {
-  return decodeRelayToAgentFrame(await nextBinary(agent));
-}
-
-async function setup() {
-  const enrolled = await enroll(relay.url);
-  const agent = await openAgent(relay.wsUrl, enrolled.burrowId, enrolled.burrowToken);
-  return { ...enrolled, agent };
-}
-
 /** A phone from `source`, announced to the agent; its connId. */
 async function connect(burrowId: string, agent: TestSocket, source: string) {
   const client = await openClient(relay.wsUrl, burrowId, { source });
-  const frame = await nextFrame(agent);
+  const frame = await nextAgentFrame(agent);
   if (frame.type !== 'client_open') throw new Error(`expected CLIENT_OPEN, got ${frame.type}`);
   return { client, connId: frame.connId };
 }
@@ -48,7 +38,7 @@ const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('phone slots [RL-LIM-3, RL-LIM-4]', () => {
   it(`one source holds at most ${MAX_CLIENTS_PER_SOURCE} phone sockets of a Burrow; other sources still get in`, async () => {
-    const { burrowId, agent } = await setup();
+    const { burrowId, agent } = await enrolledAgent(relay);
     const source = freshSource();
     for (let i = 0; i < MAX_CLIENTS_PER_SOURCE; i++) await connect(burrowId, agent, source);
     const refused = await openClient(relay.wsUrl, burrowId, { source });
@@ -57,18 +47,18 @@ describe('phone slots [RL-LIM-3, RL-LIM-4]', () => {
     expect(other.connId).toBeGreaterThan(0);
     // The refused one was never announced: the agent's next frame is the other source's phone leaving.
     other.client.close(1000);
-    expect(await nextFrame(agent)).toEqual({ type: 'client_closed', connId: other.connId, code: 1000 });
+    expect(await nextAgentFrame(agent)).toEqual({ type: 'client_closed', connId: other.connId, code: 1000 });
     agent.close();
   });
 
   it('a newcomer displaces the oldest silent socket, never one that spoke, across an eviction', async () => {
-    const { burrowId, burrowToken, agent } = await setup();
+    const { burrowId, burrowToken, agent } = await enrolledAgent(relay);
     const phones = [];
     for (let i = 0; i < MAX_CLIENTS_PER_BURROW; i++)
       phones.push(await connect(burrowId, agent, freshSource()));
     const [speaker, silent] = [phones[0]!, phones[1]!];
     speaker.client.send(new Uint8Array([1, 2, 3]));
-    expect(await nextFrame(agent)).toEqual({
+    expect(await nextAgentFrame(agent)).toEqual({
       type: 'data',
       connId: speaker.connId,
       payload: new Uint8Array([1, 2, 3]),
@@ -84,18 +74,18 @@ describe('phone slots [RL-LIM-3, RL-LIM-4]', () => {
     await settle(Math.max(EVICTION_WAIT_MS, SILENT_CLIENT_DISPLACEABLE_AFTER_MS));
     await openClient(relay.wsUrl, burrowId, { source: freshSource() });
     // The displaced socket's close comes first, then the newcomer's open.
-    expect(await nextFrame(agent)).toEqual({
+    expect(await nextAgentFrame(agent)).toEqual({
       type: 'client_closed',
       connId: silent.connId,
       code: CloseCode.TOO_MANY_CLIENTS,
     });
-    const opened = await nextFrame(agent);
+    const opened = await nextAgentFrame(agent);
     expect(opened.type).toBe('client_open');
     // The object woke (a later start), and still knew which socket had spoken.
     expect((await status()).objectStartedAt).toBeGreaterThan(before.objectStartedAt);
     expect((await silent.client.closed).code).toBe(CloseCode.TOO_MANY_CLIENTS);
     speaker.client.send(new Uint8Array([4]));
-    expect(await nextFrame(agent)).toEqual({
+    expect(await nextAgentFrame(agent)).toEqual({
       type: 'data',
       connId: speaker.connId,
       payload: new Uint8Array([4]),

@@ -7,18 +7,18 @@ import { join } from 'node:path';
 import {
   AgentFrameType,
   CloseCode,
-  decodeRelayToAgentFrame,
   encodeCloseClientFrame,
   encodeDataFrame,
   KEEPALIVE_PING,
   KEEPALIVE_PONG,
-  type RelayToAgentFrame,
 } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from './harness.js';
 import {
   enroll,
+  enrolledAgent,
   freshSource,
+  nextAgentFrame,
   nextBinary,
   openAgent,
   openClient,
@@ -34,20 +34,10 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-async function nextFrame(agent: TestSocket): Promise<RelayToAgentFrame> {
-  return decodeRelayToAgentFrame(await nextBinary(agent));
-}
-
-async function setup() {
-  const enrolled = await enroll(relay.url);
-  const agent = await openAgent(relay.wsUrl, enrolled.burrowId, enrolled.burrowToken);
-  return { ...enrolled, agent };
-}
-
 /** A phone connected and announced to the agent; returns its connId. */
 async function connect(burrowId: string, agent: TestSocket): Promise<{ client: TestSocket; connId: number }> {
   const client = await openClient(relay.wsUrl, burrowId);
-  const frame = await nextFrame(agent);
+  const frame = await nextAgentFrame(agent);
   if (frame.type !== 'client_open') throw new Error(`expected CLIENT_OPEN, got ${frame.type}`);
   return { client, connId: frame.connId };
 }
@@ -105,29 +95,29 @@ describe('forwarding [RL-ROUTE-2..5]', () => {
   });
 
   it('announces a phone, forwards both ways with its connId, and reports its close code', async () => {
-    const { burrowId, agent } = await setup();
+    const { burrowId, agent } = await enrolledAgent(relay);
     const { client, connId } = await connect(burrowId, agent);
     expect(connId).toBeGreaterThanOrEqual(1);
     const up = random(100);
     client.send(up);
-    expect(await nextFrame(agent)).toEqual({ type: 'data', connId, payload: up });
+    expect(await nextAgentFrame(agent)).toEqual({ type: 'data', connId, payload: up });
     const down = random(200);
     agent.send(encodeDataFrame(connId, down));
     expect(await nextBinary(client)).toEqual(down);
     client.close(4321);
-    expect(await nextFrame(agent)).toEqual({ type: 'client_closed', connId, code: 4321 });
+    expect(await nextAgentFrame(agent)).toEqual({ type: 'client_closed', connId, code: 4321 });
     agent.close();
   });
 
   it('keeps many phones apart: frames for one connection never reach another', async () => {
-    const { burrowId, agent } = await setup();
+    const { burrowId, agent } = await enrolledAgent(relay);
     const phones: Array<{ client: TestSocket; connId: number }> = [];
     for (let i = 0; i < 8; i++) phones.push(await connect(burrowId, agent));
     expect(new Set(phones.map((p) => p.connId)).size).toBe(8);
     for (const [i, p] of phones.entries()) p.client.send(new Uint8Array([i, ...random(31)]));
     const seen = new Map<number, number>();
     for (let i = 0; i < phones.length; i++) {
-      const frame = await nextFrame(agent);
+      const frame = await nextAgentFrame(agent);
       if (frame.type !== 'data') throw new Error('expected DATA');
       seen.set(frame.connId, frame.payload[0]!);
     }
@@ -142,7 +132,7 @@ describe('forwarding [RL-ROUTE-2..5]', () => {
   });
 
   it('closes a phone with the Burrow code the agent asks for, without echoing CLIENT_CLOSED', async () => {
-    const { burrowId, agent } = await setup();
+    const { burrowId, agent } = await enrolledAgent(relay);
     const { client, connId } = await connect(burrowId, agent);
     agent.send(encodeCloseClientFrame(connId, CloseCode.DEVICE_REVOKED));
     expect((await client.closed).code).toBe(CloseCode.DEVICE_REVOKED);
@@ -156,14 +146,14 @@ describe('forwarding [RL-ROUTE-2..5]', () => {
   });
 
   it('a newer agent replaces the older (4001); phones of the old one are closed AGENT_DISCONNECTED', async () => {
-    const { burrowId, burrowToken, agent } = await setup();
+    const { burrowId, burrowToken, agent } = await enrolledAgent(relay);
     const { client } = await connect(burrowId, agent);
     const newer = await openAgent(relay.wsUrl, burrowId, burrowToken);
     expect((await agent.closed).code).toBe(CloseCode.AGENT_REPLACED);
     expect((await client.closed).code).toBe(CloseCode.AGENT_DISCONNECTED);
     const fresh = await connect(burrowId, newer);
     fresh.client.send(random(10));
-    expect((await nextFrame(newer)).type).toBe('data');
+    expect((await nextAgentFrame(newer)).type).toBe('data');
     newer.close();
     expect((await fresh.client.closed).code).toBe(CloseCode.AGENT_DISCONNECTED);
   });
@@ -171,14 +161,14 @@ describe('forwarding [RL-ROUTE-2..5]', () => {
 
 describe('frames and limits [RL-FRAME-*, RL-LIM-*]', () => {
   it('forwards a 65535-byte phone frame and closes one of 65536 bytes with FRAME_TOO_LARGE (4003)', async () => {
-    const { burrowId, agent } = await setup();
+    const { burrowId, agent } = await enrolledAgent(relay);
     const { client, connId } = await connect(burrowId, agent);
     const max = random(65535);
     client.send(max);
-    expect(await nextFrame(agent)).toEqual({ type: 'data', connId, payload: max });
+    expect(await nextAgentFrame(agent)).toEqual({ type: 'data', connId, payload: max });
     client.send(random(65536));
     expect((await client.closed).code).toBe(CloseCode.FRAME_TOO_LARGE);
-    expect(await nextFrame(agent)).toEqual({
+    expect(await nextAgentFrame(agent)).toEqual({
       type: 'client_closed',
       connId,
       code: CloseCode.FRAME_TOO_LARGE,
@@ -187,22 +177,22 @@ describe('frames and limits [RL-FRAME-*, RL-LIM-*]', () => {
   });
 
   it('closes an agent that sends an oversize or malformed frame', async () => {
-    const a = await setup();
+    const a = await enrolledAgent(relay);
     const tooBig = new Uint8Array(5 + 65536);
     tooBig.set([AgentFrameType.DATA, 0, 0, 0, 1]);
     a.agent.send(tooBig);
     expect((await a.agent.closed).code).toBe(CloseCode.FRAME_TOO_LARGE);
-    const b = await setup();
+    const b = await enrolledAgent(relay);
     b.agent.send(new Uint8Array([AgentFrameType.CLIENT_OPEN, 0, 0, 0, 1]));
     expect((await b.agent.closed).code).toBe(CloseCode.MALFORMED_FRAME);
   });
 
   it('closes a phone that sends a text frame other than the keep-alive with MALFORMED_FRAME (4006)', async () => {
-    const { burrowId, agent } = await setup();
+    const { burrowId, agent } = await enrolledAgent(relay);
     const { client, connId } = await connect(burrowId, agent);
     client.send('hello');
     expect((await client.closed).code).toBe(CloseCode.MALFORMED_FRAME);
-    expect(await nextFrame(agent)).toEqual({
+    expect(await nextAgentFrame(agent)).toEqual({
       type: 'client_closed',
       connId,
       code: CloseCode.MALFORMED_FRAME,
@@ -211,7 +201,7 @@ describe('frames and limits [RL-FRAME-*, RL-LIM-*]', () => {
   });
 
   it('answers the keep-alive ping on both sockets without bothering the agent [RL-KEEP-1]', async () => {
-    const { burrowId, agent } = await setup();
+    const { burrowId, agent } = await enrolledAgent(relay);
     const { client } = await connect(burrowId, agent);
     client.send(KEEPALIVE_PING);
     expect(await client.next()).toEqual({ kind: 'text', data: KEEPALIVE_PONG });
@@ -223,27 +213,27 @@ describe('frames and limits [RL-FRAME-*, RL-LIM-*]', () => {
   });
 
   it('bounds phones per Burrow: the 17th is closed TOO_MANY_CLIENTS (4004)', async () => {
-    const { burrowId, agent } = await setup();
+    const { burrowId, agent } = await enrolledAgent(relay);
     const phones: TestSocket[] = [];
     for (let i = 0; i < 16; i++) {
       const phone = await connect(burrowId, agent);
       // Each phone speaks (as a real one sends message 1 at once), so none of them may be displaced by the
       // 17th however long the loop takes (relay-slots.test.ts covers displacement of silent sockets).
       phone.client.send(new Uint8Array([i]));
-      expect((await nextFrame(agent)).type).toBe('data');
+      expect((await nextAgentFrame(agent)).type).toBe('data');
       phones.push(phone.client);
     }
     const extra = await openClient(relay.wsUrl, burrowId);
     expect((await extra.closed).code).toBe(CloseCode.TOO_MANY_CLIENTS);
     phones[0]!.close();
-    expect((await nextFrame(agent)).type).toBe('client_closed');
+    expect((await nextAgentFrame(agent)).type).toBe('client_closed');
     const again = await connect(burrowId, agent);
     again.client.close();
     agent.close();
   });
 
   it('bounds the phone connection rate per Burrow: after a burst of 20, RATE_LIMITED (4005)', async () => {
-    const { burrowId, agent } = await setup();
+    const { burrowId, agent } = await enrolledAgent(relay);
     // The bucket refills one per second while we work, so allow for the seconds the loop takes. An admitted
     // phone answers the keep-alive; a refused one is closed at once.
     const started = Date.now();
@@ -259,9 +249,9 @@ describe('frames and limits [RL-FRAME-*, RL-LIM-*]', () => {
         expect((await client.closed).code).toBe(CloseCode.RATE_LIMITED);
         break;
       }
-      expect((await nextFrame(agent)).type).toBe('client_open');
+      expect((await nextAgentFrame(agent)).type).toBe('client_open');
       client.close();
-      expect((await nextFrame(agent)).type).toBe('client_closed');
+      expect((await nextAgentFrame(agent)).type).toBe('client_closed');
       admitted += 1;
       expect(admitted).toBeLessThanOrEqual(20 + Math.ceil((Date.now() - started) / 1000));
     }
@@ -300,7 +290,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 describe('the relay is blind [DESIGN §2, RL-STORE-1]', () => {
   it('forwards every byte exactly as received and stores nothing of any frame', async () => {
-    const { burrowId, burrowToken, agent } = await setup();
+    const { burrowId, burrowToken, agent } = await enrolledAgent(relay);
     // A delivery id the relay *does* store, to prove the storage scan can find what is there.
     const deliveryId = 'c3RvcmVkLWRlbGl2ZXJ5LQ';
     const put = await fetch(`${relay.url}/v1/burrows/${burrowId}/deliveries/${deliveryId}`, {
@@ -316,7 +306,7 @@ describe('the relay is blind [DESIGN §2, RL-STORE-1]', () => {
       const up = random(size);
       if (size >= markerBytes.length) up.set(markerBytes, 0);
       client.send(up);
-      expect(await nextFrame(agent)).toEqual({ type: 'data', connId, payload: up });
+      expect(await nextAgentFrame(agent)).toEqual({ type: 'data', connId, payload: up });
       const down = random(size);
       if (size >= markerBytes.length) down.set(markerBytes, size - markerBytes.length);
       agent.send(encodeDataFrame(connId, down));
@@ -335,7 +325,7 @@ describe('the relay is blind [DESIGN §2, RL-STORE-1]', () => {
 
 describe('hibernation [RL-DO-1..4]', () => {
   it('is evicted while idle and wakes with its sockets and routing intact', async () => {
-    const { burrowId, burrowToken, agent } = await setup();
+    const { burrowId, burrowToken, agent } = await enrolledAgent(relay);
     const { client, connId } = await connect(burrowId, agent);
     const status = async () => {
       const r = await fetch(`${relay.url}/v1/burrows/${burrowId}/status`, {
@@ -355,7 +345,7 @@ describe('hibernation [RL-DO-1..4]', () => {
     await settle(1_000);
     const up = random(64);
     client.send(up);
-    expect(await nextFrame(agent)).toEqual({ type: 'data', connId, payload: up });
+    expect(await nextAgentFrame(agent)).toEqual({ type: 'data', connId, payload: up });
     agent.send(encodeDataFrame(connId, up));
     expect(await nextBinary(client)).toEqual(up);
     const after = await status();
