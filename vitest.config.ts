@@ -14,6 +14,12 @@ export default defineConfig({
       'burrow-agent',
       'pocket-pwa',
       'tests/vitest.config.ts',
+      // The browser e2e bodies, once per engine phones use (tests/e2e/phone/phone.ts reads `e2eEngine`).
+      ...(['chromium', 'firefox', 'webkit'] as const).map((engine) => ({
+        extends: './tests/vitest.e2e.config.ts',
+        root: './tests',
+        test: { name: `e2e-${engine}`, provide: { e2eEngine: engine } },
+      })),
       'tests/vitest.solo.config.ts',
     ],
     coverage: {

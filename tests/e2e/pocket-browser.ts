@@ -1,18 +1,11 @@
 /**
- * Debian's Chromium as a phone for Pocket's end-to-end tests (DESIGN §8): playwright-core, a 390×844 viewport
- * at 3× with touch and a mobile user agent, a fresh profile per run (persistent, so the service worker
- * survives reloads). Never downloads a browser.
+ * What every browser e2e file shares whichever engine it runs in: where Pocket's build and the screenshots
+ * live, and building Pocket once. The phone itself is phone/phone.ts.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const PHONE = { width: 390, height: 844 };
-const PHONE_UA =
-  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 const ROOT = resolve(import.meta.dirname, '..', '..');
 export const ARTIFACTS_DIR = join(ROOT, 'test-artifacts');
 /** What the relay serves in the e2e tests: Pocket's production build. */
@@ -41,13 +34,11 @@ function newestMtime(path: string): number {
 }
 
 /**
- * Fails loudly without Chromium, and builds Pocket (production React; vitest's NODE_ENV=test would bundle
+ * Builds Pocket (production React; vitest's NODE_ENV=test would bundle
  * React's development build) unless dist/ is newer than every input — `npm test` has just built it, and each
  * e2e file would otherwise spend ~15 s rebuilding the same bundle.
  */
 export function preparePocket(): void {
-  if (!existsSync(CHROMIUM_PATH))
-    throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package`);
   const built = join(POCKET_DIST, 'index.html');
   if (existsSync(built) && statSync(built).mtimeMs > Math.max(...POCKET_INPUTS.map(newestMtime))) return;
   const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
@@ -57,36 +48,4 @@ export function preparePocket(): void {
     env: { ...process.env, NODE_ENV: 'production' },
   });
   if (build.status !== 0) throw new Error(`vite build failed:\n${build.stdout}\n${build.stderr}`);
-}
-
-export async function launchPhone(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), 'pocket-e2e-'));
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-    viewport: PHONE,
-    deviceScaleFactor: 3,
-    isMobile: true,
-    hasTouch: true,
-    userAgent: PHONE_UA,
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
 }

@@ -22,6 +22,7 @@ import { CompositionInput } from './CompositionInput.js';
 import { bridgeTerminalStyles } from './csp-style-bridge.js';
 import { InputRouter } from './input-router.js';
 import { KeyBar } from './KeyBar.js';
+import { fitTerminal } from './stable-fit.js';
 import { NO_MODIFIERS } from './sticky-modifiers.js';
 import { TERMINAL_FONT_FAMILY, TERMINAL_FONT_SIZE_PX } from './terminal-metrics.js';
 import { useVisualViewport } from './use-visual-viewport.js';
@@ -101,7 +102,7 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
     term.loadAddon(fit);
     const unbridge = bridgeTerminalStyles(el);
     term.open(el);
-    fit.fit();
+    fitTerminal(term, fit);
     termRef.current = term;
     fitRef.current = fit;
 
@@ -160,7 +161,7 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
         // The history region takes room from the host while open: the PTY keeps its size (the host clips).
         if (historyOpenRef.current) return;
         const before = `${term.cols}x${term.rows}`;
-        fit.fit();
+        fitTerminal(term, fit);
         if (`${term.cols}x${term.rows}` !== before) link.resize(term.cols, term.rows);
       }, RESIZE_SETTLE_MS);
     });
@@ -187,7 +188,7 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
     const term = termRef.current;
     const fit = fitRef.current;
     if (!term || !fit) return;
-    fit.fit();
+    fitTerminal(term, fit);
     linkRef.current?.fit(term.cols, term.rows);
   };
 

@@ -1,0 +1,220 @@
+/**
+ * Locators with Playwright's names and meaning (getByRole, getByText, locator, filter({ has }), first, nth;
+ * actions and reads wait for their element), resolved in the page by in-page.ts, so one test body runs in
+ * every engine. Actions and single-element reads are strict like Playwright's: several matches are an error
+ * that names the locator, never a silent pick.
+ */
+import type { Box, Query, Step, TextMatch } from './steps.js';
+
+/** How long an action or read waits for its element unless told otherwise. */
+export const DEFAULT_WAIT_MS = 15_000;
+/** Between two looks at the page while waiting. */
+export const POLL_MS = 50;
+
+export type Text = string | RegExp;
+export interface RoleOptions {
+  readonly name?: Text;
+  readonly exact?: boolean;
+}
+export interface TextOptions {
+  readonly exact?: boolean;
+}
+export type WaitState = 'visible' | 'attached' | 'detached' | 'hidden';
+
+/** What a locator needs from its page: one query, one evaluation, and the engine's actions. */
+export interface LocatorHost {
+  query(q: Query): Promise<unknown>;
+  evaluateOn(chain: readonly Step[], fn: string, arg: unknown): Promise<unknown>;
+  tap(selector: string): Promise<void>;
+  fill(selector: string, text: string): Promise<void>;
+  press(key: string): Promise<void>;
+  type(text: string): Promise<void>;
+}
+
+export function textMatch(text: Text, exact = false): TextMatch {
+  return typeof text === 'string'
+    ? { kind: 'string', value: text, exact }
+    : { kind: 'regex', source: text.source, flags: text.flags };
+}
+
+/** Several elements matched where one was meant: a broken locator, never retried. */
+export class StrictnessError extends Error {
+  override readonly name = 'StrictnessError';
+}
+
+/** Repeats `look` until it returns something other than undefined; a throw counts as not yet (navigation). */
+export async function poll<T>(
+  look: () => Promise<T | undefined>,
+  what: () => string,
+  ms: number,
+): Promise<T> {
+  const end = Date.now() + ms;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const seen = await look();
+      if (seen !== undefined) return seen;
+    } catch (error) {
+      if (error instanceof StrictnessError) throw error;
+      lastError = error;
+    }
+    if (Date.now() > end)
+      throw new Error(
+        `timed out after ${ms} ms waiting for ${what()}${lastError ? ` (last error: ${lastError})` : ''}`,
+      );
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+function describeStep(s: Step): string {
+  const text = (t: TextMatch) => (t.kind === 'regex' ? `/${t.source}/${t.flags}` : JSON.stringify(t.value));
+  switch (s.by) {
+    case 'role':
+      return `role=${s.role}${s.name ? `[name=${text(s.name)}]` : ''}`;
+    case 'text':
+      return `text=${text(s.text)}`;
+    case 'css':
+      return s.selector;
+    case 'has':
+      return `:has(${s.chain.map(describeStep).join(' >> ')})`;
+    case 'nth':
+      return `nth=${s.index}`;
+  }
+}
+
+export class Locator {
+  constructor(
+    private readonly host: LocatorHost,
+    readonly chain: readonly Step[],
+  ) {}
+
+  toString(): string {
+    return this.chain.map(describeStep).join(' >> ');
+  }
+
+  #then(step: Step): Locator {
+    return new Locator(this.host, [...this.chain, step]);
+  }
+  locator(selector: string): Locator {
+    return this.#then({ by: 'css', selector });
+  }
+  getByRole(role: string, options: RoleOptions = {}): Locator {
+    const name = options.name === undefined ? null : textMatch(options.name, options.exact);
+    return this.#then({ by: 'role', role, name });
+  }
+  getByText(text: Text, options: TextOptions = {}): Locator {
+    return this.#then({ by: 'text', text: textMatch(text, options.exact) });
+  }
+  filter(options: { has: Locator }): Locator {
+    return this.#then({ by: 'has', chain: options.has.chain });
+  }
+  nth(index: number): Locator {
+    return this.#then({ by: 'nth', index });
+  }
+  first(): Locator {
+    return this.nth(0);
+  }
+  last(): Locator {
+    return this.nth(-1);
+  }
+
+  async count(): Promise<number> {
+    return (await this.host.query({ op: 'count', chain: this.chain })) as number;
+  }
+  async all(): Promise<Locator[]> {
+    return Array.from({ length: await this.count() }, (_, i) => this.nth(i));
+  }
+  async allTextContents(): Promise<string[]> {
+    return (await this.host.query({ op: 'texts', chain: this.chain })) as string[];
+  }
+
+  /** Waits until the locator is visible (default), attached, detached or hidden. */
+  async waitFor(options: { state?: WaitState; timeout?: number } = {}): Promise<void> {
+    const state = options.state ?? 'visible';
+    await poll(
+      async () => {
+        const s = (await this.host.query({ op: 'state', chain: this.chain })) as {
+          count: number;
+          visible: number;
+        };
+        const done =
+          state === 'attached'
+            ? s.count > 0
+            : state === 'detached'
+              ? s.count === 0
+              : state === 'hidden'
+                ? s.visible === 0
+                : s.visible > 0;
+        return done ? true : undefined;
+      },
+      () => `${this} to be ${state}`,
+      options.timeout ?? DEFAULT_WAIT_MS,
+    );
+  }
+
+  /** One element's answer, once exactly one matches. */
+  async #one<T>(query: Query, timeout = DEFAULT_WAIT_MS): Promise<T> {
+    let matched = 0;
+    const answer = await poll(
+      async () => {
+        const r = (await this.host.query(query)) as { value: T } | { matched: number };
+        if ('value' in r) return r;
+        matched = r.matched;
+        if (matched > 1) throw new StrictnessError(`${matched} elements match ${this}`);
+        return undefined;
+      },
+      () => `${this} (${matched} match)`,
+      timeout,
+    );
+    return answer.value;
+  }
+
+  textContent(): Promise<string> {
+    return this.#one({ op: 'text', chain: this.chain });
+  }
+  inputValue(): Promise<string> {
+    return this.#one({ op: 'value', chain: this.chain });
+  }
+  getAttribute(name: string): Promise<string | null> {
+    return this.#one({ op: 'attr', chain: this.chain, name });
+  }
+  boundingBox(): Promise<Box | null> {
+    return this.#one({ op: 'box', chain: this.chain });
+  }
+  async focus(): Promise<void> {
+    await this.#one({ op: 'focus', chain: this.chain });
+  }
+
+  /** The selector of the one visible match, for the engine to act on. */
+  async #target(): Promise<string> {
+    await this.waitFor();
+    return this.#one({ op: 'mark', chain: this.chain });
+  }
+  async tap(): Promise<void> {
+    await this.host.tap(await this.#target());
+  }
+  async fill(text: string): Promise<void> {
+    await this.host.fill(await this.#target(), text);
+  }
+  /** Focuses the element, then presses `key`. */
+  async press(key: string): Promise<void> {
+    await this.focus();
+    await this.host.press(key);
+  }
+
+  /** Runs `fn(element, arg)` in the page on the one match (source text: it is sent to the page). */
+  async evaluate<R, A = undefined>(fn: (el: never, arg: A) => R | Promise<R>, arg?: A): Promise<R> {
+    return poll(
+      async () => {
+        const r = (await this.host.evaluateOn(this.chain, fn.toString(), arg ?? null)) as
+          | { value: R }
+          | { matched: number };
+        if ('value' in r) return r;
+        if (r.matched > 1) throw new StrictnessError(`${r.matched} elements match ${this}`);
+        return undefined;
+      },
+      () => `${this} to evaluate on`,
+      DEFAULT_WAIT_MS,
+    ).then((r) => r.value);
+  }
+}
