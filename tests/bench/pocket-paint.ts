@@ -1,11 +1,10 @@
 /**
  * Pocket attach-to-first-paint (DESIGN §9): the built app, served by the bench's relay, in Debian's Chromium
- * as a phone (tests/e2e/pocket-browser.ts), paired from a link like the e2e test does. Each run taps the row
+ * as a phone (tests/e2e/phone, the e2e's own page driver), paired from a link like the e2e test does. Each run taps the row
  * of a session holding 10,000 lines and times, in the page, from the tap to the frame after the terminal
  * reports `data-painted="yes"` (xterm has parsed and rendered the `attached` snapshot).
  */
-import { existsSync } from 'node:fs';
-import { CHROMIUM_PATH, launchPhone } from '../e2e/pocket-browser.js';
+import { Phone } from '../e2e/phone/phone.js';
 
 const UI_TIMEOUT_MS = 30_000;
 const BACK_SETTLE_MS = 300;
@@ -48,11 +47,10 @@ export async function pocketAttachToPaint(
   rowName: string,
   runs: number,
 ): Promise<PaintResult> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium`);
   if (!Number.isInteger(runs) || runs < 2) throw new RangeError('runs must be an integer ≥ 2');
-  const phone = await launchPhone();
+  // Chromium: the baseline engine of DESIGN §9's budgets (the launch fails loudly without it).
+  const page = await Phone.launch('chromium');
   try {
-    const page = phone.context.pages()[0] ?? (await phone.context.newPage());
     await page.goto(pairingLink);
     await page
       .getByRole('region', { name: burrowName })
@@ -62,14 +60,14 @@ export async function pocketAttachToPaint(
     for (let i = 0; i < runs; i++) {
       const row = page.getByRole('button', { name: new RegExp(`^Open ${rowName}`) });
       await row.waitFor({ timeout: UI_TIMEOUT_MS });
-      // Timed inside the page so Playwright's own round trips are not counted.
+      // Timed inside the page so the driver's own round trips are not counted.
       const elapsed = Number(await page.evaluate(TAP_TO_PAINT(`Open ${rowName}`, UI_TIMEOUT_MS)));
       times.push(elapsed);
-      await page.getByRole('button', { name: 'Back to the session list' }).click();
-      await page.waitForTimeout(BACK_SETTLE_MS);
+      await page.getByRole('button', { name: 'Back to the session list' }).tap();
+      await new Promise((r) => setTimeout(r, BACK_SETTLE_MS));
     }
     return { cold: times[0]!, warm: times.slice(1) };
   } finally {
-    await phone.close();
+    await page.close();
   }
 }

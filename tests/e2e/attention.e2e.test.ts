@@ -1,9 +1,10 @@
-import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
-import { ARTIFACTS_DIR, launchPhone, POCKET_DIST, preparePocket } from './pocket-browser.js';
+import type { Phone } from './phone/phone.js';
+import { launchPhone } from './phone/project.js';
+import { POCKET_DIST, preparePocket } from './pocket-browser.js';
+import { waitForPaintedTerminal } from './pocket-screens.js';
 
 /** burrow-agent/src/terminal/limits.ts: NOTIFY_TITLE_MAX_CODE_POINTS, NOTIFY_BODY_MAX_CODE_POINTS. */
 const TITLE_MAX = 256;
@@ -20,10 +21,7 @@ interface Row {
 
 let relay: RelayHandle;
 let daemon: BurrowDaemon;
-let phone: Awaited<ReturnType<typeof launchPhone>>;
-let context: BrowserContext;
-let page: Page;
-const pageLog: string[] = [];
+let phone: Phone;
 
 const rows = () => daemon.json<Row[]>('ls', '--json');
 const row = async (name: string) => {
@@ -31,10 +29,10 @@ const row = async (name: string) => {
   if (found === undefined) throw new Error(`no session named ${name}`);
   return found;
 };
-const section = () => page.getByRole('region', { name: /./ }).first();
+const section = () => phone.getByRole('region', { name: /./ }).first();
 const sessionItems = () => section().locator('li.session');
 const itemFor = (name: string) =>
-  sessionItems().filter({ has: page.getByRole('button', { name: `Open ${name}` }) });
+  sessionItems().filter({ has: phone.getByRole('button', { name: `Open ${name}` }) });
 
 /** Starts a bash session through the CLI, the way a user would; its id. */
 async function newSession(name: string, ...command: string[]): Promise<string> {
@@ -55,18 +53,12 @@ beforeAll(async () => {
     'the relay link',
   );
   phone = await launchPhone();
-  context = phone.context;
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => pageLog.push(`console.${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => pageLog.push(`pageerror: ${e.message}`));
 }, 180_000);
 
 afterEach(async (ctx) => {
   if (ctx.task.result?.state !== 'fail') return;
-  await page?.screenshot({
-    path: join(ARTIFACTS_DIR, `failed-attention-${ctx.task.name.replace(/\W+/g, '-')}.png`),
-  });
-  console.error(`page log:\n${pageLog.slice(-40).join('\n')}\ndaemon log:\n${daemon?.log.slice(-4000)}`);
+  const report = phone ? await phone.reportFailure(`attention-${ctx.task.name}`) : 'no phone';
+  console.error(`${report}\ndaemon log:\n${daemon?.log.slice(-4000)}`);
 });
 
 afterAll(async () => {
@@ -78,9 +70,9 @@ afterAll(async () => {
 describe('attention in a phone browser, against a real daemon', () => {
   it('a session that rings while the phone is on the list shows first, in words, with its text', async () => {
     await newSession('aa-shell');
-    await daemon.pairWith('e2e phone', (link) => page.goto(link));
+    await daemon.pairWith('e2e phone', (link) => phone.goto(link));
     await section().getByText('connected').waitFor({ timeout: 20_000 });
-    await page.getByRole('button', { name: 'Open aa-shell' }).waitFor({ timeout: 20_000 });
+    await phone.getByRole('button', { name: 'Open aa-shell' }).waitFor({ timeout: 20_000 });
     // Created second and sorting after "aa-shell" by name: only the ring can put it first.
     await newSession('zz-build', '/bin/bash', '-c', "sleep 1; printf '\\033]9;build done\\007'; exec bash");
     await until(async () => (await row('zz-build')).ringing, 'zz-build to ring', 15_000);
@@ -95,40 +87,40 @@ describe('attention in a phone browser, against a real daemon', () => {
     // Not by colour alone: the ring is a word and a bell glyph, and the row says so to a screen reader.
     expect(await ringing.locator('.badge').first().textContent()).toMatch(/Needs you/);
     expect(await itemFor('aa-shell').getByText('Needs you').count()).toBe(0);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'attention-1-ringing.png') });
+    await phone.screenshot('attention-1-ringing');
   });
 
   it('opening the session acknowledges without input: the ring stops and the look leaves a TODO', async () => {
-    await page.getByRole('button', { name: 'Open zz-build' }).tap();
-    await page.locator('.term-host[data-painted="yes"]').waitFor({ timeout: 20_000 });
+    await phone.getByRole('button', { name: 'Open zz-build' }).tap();
+    await waitForPaintedTerminal(phone);
     await until(async () => !(await row('zz-build')).ringing, 'the ring to be acknowledged', 10_000);
     expect(await row('zz-build')).toMatchObject({ ringing: false, todo: true });
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'attention-2-opened.png') });
+    await phone.screenshot('attention-2-opened');
   });
 
   it('typing into the session acknowledges with input and clears the TODO', async () => {
-    await page.locator('.xterm-helper-textarea').focus();
-    await page.keyboard.type('echo typed-here');
-    await page.keyboard.press('Enter');
+    await phone.locator('.xterm-helper-textarea').focus();
+    await phone.keyboard.type('echo typed-here');
+    await phone.keyboard.press('Enter');
     await until(async () => !(await row('zz-build')).todo, 'the TODO to clear', 10_000);
     expect(await row('zz-build')).toMatchObject({ ringing: false, todo: false });
   });
 
   it('a report while the phone is looking at the session does not ring', async () => {
-    await page.keyboard.type("printf '\\033]9;while you look\\007'");
-    await page.keyboard.press('Enter');
+    await phone.keyboard.type("printf '\\033]9;while you look\\007'");
+    await phone.keyboard.press('Enter');
     // Engaged (present and focused here): the report is held, not rung (alert-spec "holding for engaged
     // sessions"); it would ring only if this viewer's presence lapsed to idle.
-    await page.getByText('while you look').first().waitFor({ timeout: 10_000 });
+    await phone.getByText('while you look').first().waitFor({ timeout: 10_000 });
     await new Promise((r) => setTimeout(r, 2_000));
     const looked = await row('zz-build');
     expect(looked.ringing).toBe(false);
     expect(looked.status).not.toBe('ALERT_RINGING');
-    await page.goBack();
-    await page.getByRole('button', { name: 'Open zz-build' }).waitFor({ timeout: 20_000 });
+    await phone.goBack();
+    await phone.getByRole('button', { name: 'Open zz-build' }).waitFor({ timeout: 20_000 });
     expect(await itemFor('zz-build').getByText('Needs you').count()).toBe(0);
     expect(await itemFor('zz-build').getByText('TODO', { exact: true }).count()).toBe(0);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'attention-3-cleared.png') });
+    await phone.screenshot('attention-3-cleared');
   });
 
   it('hostile notification text shows on the phone as bounded plain text (issue 8)', async () => {
@@ -162,7 +154,7 @@ describe('attention in a phone browser, against a real daemon', () => {
     expect(box.height).toBeLessThanOrEqual(Math.ceil(box.line * 3) + 1);
     const { notification } = await row('hostile');
     expect([...(notification?.body ?? '')].length).toBeLessThanOrEqual(BODY_MAX);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, 'attention-4-hostile.png') });
+    await phone.screenshot('attention-4-hostile');
   });
 
   it('a 1 MB OSC 9 is dropped whole (no ring, no text) and the parser still hears the next report', async () => {

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { type OutageProxy, startOutageProxy } from './outage-proxy.js';
-import { PHONE, Phone } from './phone/phone.js';
+import { PHONE, type Phone } from './phone/phone.js';
+import { launchPhone } from './phone/project.js';
 import { POCKET_DIST, preparePocket } from './pocket-browser.js';
 import { terminalText, until, waitForPaintedTerminal, waitForTerminal } from './pocket-screens.js';
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
   front = await startOutageProxy(relay.port);
   burrow = await startRemoteBurrow(front.url);
   await until(() => burrow.service.linkStatus.kind === 'connected', 'the relay link');
-  phone = await Phone.launch();
+  phone = await launchPhone();
 });
 
 afterEach(async (ctx) => {

@@ -47,6 +47,11 @@ const KEYS: Readonly<Record<string, string>> = {
   PageDown: Key.PAGE_DOWN,
 };
 
+/** selenium-webdriver's wheel input (lib/input.js `Actions.scroll`), which @types/selenium-webdriver lacks. */
+interface WheelActions {
+  scroll(x: number, y: number, deltaX: number, deltaY: number): { perform(): Promise<void> };
+}
+
 function keyOf(name: string): string {
   if ([...name].length === 1) return name;
   const key = KEYS[name];
@@ -134,7 +139,9 @@ export async function launchWebKit(phone: ViewportSize): Promise<LaunchedEngine>
     type: (text) => wd.actions().sendKeys(text).perform(),
     press: (key) => wd.actions().sendKeys(keyOf(key)).perform(),
     wheel: (x, y, deltaX, deltaY) =>
-      wd.actions().scroll(Math.round(x), Math.round(y), Math.round(deltaX), Math.round(deltaY)).perform(),
+      (wd.actions() as unknown as WheelActions)
+        .scroll(Math.round(x), Math.round(y), Math.round(deltaX), Math.round(deltaY))
+        .perform(),
     setViewport,
     setOffline: async () => {
       throw new Error('WebDriver classic has no network emulation');

@@ -125,7 +125,9 @@ async function evaluateOn(
 ): Promise<unknown> {
   const all = resolve([document.documentElement], chain);
   if (all.length !== 1) return { matched: all.length };
-  return { value: await fn(all[0]!, arg) };
+  // JSON drops an undefined member: a function that returns nothing answers null.
+  const value = await fn(all[0]!, arg);
+  return { value: value === undefined ? null : value };
 }
 
 /** Console lines, kept for a failed test's report (WebDriver classic has no log of its own). */

@@ -12,6 +12,9 @@ export const DEFAULT_WAIT_MS = 15_000;
 export const POLL_MS = 50;
 
 export type Text = string | RegExp;
+/** An element inside the page, as `Locator.evaluate` hands it over (the tests compile without DOM types). */
+// biome-ignore lint/suspicious/noExplicitAny: a DOM element, whose type the Node-side tests do not have
+export type PageElement = any;
 export interface RoleOptions {
   readonly name?: Text;
   readonly exact?: boolean;
@@ -203,7 +206,7 @@ export class Locator {
   }
 
   /** Runs `fn(element, arg)` in the page on the one match (source text: it is sent to the page). */
-  async evaluate<R, A = undefined>(fn: (el: never, arg: A) => R | Promise<R>, arg?: A): Promise<R> {
+  async evaluate<R, A = undefined>(fn: (el: PageElement, arg: A) => R | Promise<R>, arg?: A): Promise<R> {
     return poll(
       async () => {
         const r = (await this.host.evaluateOn(this.chain, fn.toString(), arg ?? null)) as

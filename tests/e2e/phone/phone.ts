@@ -1,6 +1,6 @@
 /**
  * The engine-neutral page driver the browser e2e bodies are written against: one phone, in whichever engine
- * the vitest project names (`inject('e2eEngine')`: e2e-chromium, e2e-firefox, e2e-webkit). Its surface is
+ * it is launched in (project.ts: the vitest project's, e2e-chromium, e2e-firefox or e2e-webkit). Its surface is
  * Playwright's (goto, getByRole, locator, keyboard, screenshot, …) so a Chromium-only body ports by changing
  * `page.` to `phone.`; what differs per engine lives in the adapters behind `EngineDriver`, and the few
  * things only some engines can do are in `phone.caps` and `phone.native`.
@@ -10,31 +10,16 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Browser as PuppeteerBrowser, Page as PuppeteerPage } from 'puppeteer-core';
 import type { WebDriver } from 'selenium-webdriver';
-import { inject } from 'vitest';
 import { ARTIFACTS_DIR } from '../pocket-browser.js';
 import type { EngineCaps, EngineDriver, EngineName, ViewportSize } from './engine.js';
 import { inPageScript } from './in-page-bundle.js';
 import { Locator, type LocatorHost, type RoleOptions, type Text, type TextOptions } from './locator.js';
 import { IN_PAGE_GLOBAL, NOT_INSTALLED, type Query, type Step } from './steps.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The engine this project's e2e files run in (root vitest.config.ts, one project per engine). */
-    e2eEngine: EngineName;
-  }
-}
-
 export type { EngineName } from './engine.js';
 
 /** The phone every e2e body starts from: 390×844 CSS pixels, portrait. */
 export const PHONE: ViewportSize = { width: 390, height: 844 };
-
-/** The engine of the running vitest project; fails loudly outside one. */
-export function e2eEngine(): EngineName {
-  const engine = inject('e2eEngine');
-  if (engine === undefined) throw new Error('run the browser e2e through an e2e-<engine> vitest project');
-  return engine;
-}
 
 export interface LaunchOptions {
   /** Firefox preferences on top of the adapter's (e.g. the push service to connect to). */
@@ -82,7 +67,7 @@ export class Phone implements LocatorHost {
     readonly artifacts: string,
   ) {}
 
-  static async launch(engine: EngineName = e2eEngine(), options: LaunchOptions = {}): Promise<Phone> {
+  static async launch(engine: EngineName, options: LaunchOptions = {}): Promise<Phone> {
     const artifacts = join(ARTIFACTS_DIR, engine);
     mkdirSync(artifacts, { recursive: true });
     const { driver, native } = await launchEngine(engine, options);
