@@ -10,6 +10,10 @@
  *    key; a body that does not decrypt is refused.
  * Accepted pushes are recorded (headers and plaintext) and answered 201 with a Location, or with the status
  * a test forced for that endpoint (404 / 410 / 500 …). Refusals are recorded too, with their reason.
+ *
+ * A subscription can also belong to a real browser that holds its own keys (`subscribeForBrowser`, used by
+ * autopush-server.ts for Firefox): its pushes get every check above except decryption, and their encrypted
+ * body is handed on to the browser, as Mozilla's autopush does; they are recorded in `forwarded`.
  */
 import { createECDH, type ECDH, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -65,9 +69,22 @@ export interface RefusedPush {
   readonly reason: string;
 }
 
+/** A push handed on to a browser that holds the keys (the service cannot read it). */
+export interface ForwardedPush {
+  readonly endpoint: string;
+  readonly ttl: number;
+  readonly vapidPublicKey: string;
+  readonly bodyBytes: number;
+  readonly arrivedAt: number;
+}
+
+/** Hands an encrypted push body on to the browser that owns the subscription. */
+export type ForwardToBrowser = (body: Uint8Array) => void;
+
 interface Held {
-  readonly ua: ECDH;
-  readonly auth: Buffer;
+  /** The UA's keys when this service issued the subscription; null for a browser's own (see forward). */
+  readonly keys: { readonly ua: ECDH; readonly auth: Buffer } | null;
+  readonly forward: ForwardToBrowser | null;
   readonly applicationServerKey: string | null;
   forcedStatus: number | 'stall' | null;
 }
@@ -80,6 +97,7 @@ export interface LocalPushServiceOptions {
 export class LocalPushService {
   readonly received: ReceivedPush[] = [];
   readonly refused: RefusedPush[] = [];
+  readonly forwarded: ForwardedPush[] = [];
   readonly #subscriptions = new Map<string, Held>();
   readonly #waiters = new Set<() => void>();
   readonly #clock: () => number;
@@ -116,12 +134,29 @@ export class LocalPushService {
     ua.generateKeys();
     const auth = randomBytes(16);
     const endpoint = `${this.origin}/push/${randomBytes(16).toString('base64url')}`;
-    this.#subscriptions.set(endpoint, { ua, auth, applicationServerKey, forcedStatus: null });
+    this.#subscriptions.set(endpoint, {
+      keys: { ua, auth },
+      forward: null,
+      applicationServerKey,
+      forcedStatus: null,
+    });
     return {
       endpoint,
       expirationTime: null,
       keys: { p256dh: ua.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
     };
+  }
+
+  /**
+   * An endpoint for a subscription whose keys a real browser holds: checked pushes to it are handed to
+   * `forward` still encrypted. Returns the endpoint (the browser's PushSubscription.endpoint).
+   */
+  subscribeForBrowser(applicationServerKey: string | null, forward: ForwardToBrowser): string {
+    if (this.#subscriptions.size >= PUSH_SERVICE_MAX_SUBSCRIPTIONS)
+      throw new RangeError('too many subscriptions');
+    const endpoint = `${this.origin}/push/${randomBytes(16).toString('base64url')}`;
+    this.#subscriptions.set(endpoint, { keys: null, forward, applicationServerKey, forcedStatus: null });
+    return endpoint;
   }
 
   /**
@@ -186,9 +221,26 @@ export class LocalPushService {
     if (topic !== null && !TOPIC.test(topic)) return refuse(400, 'bad Topic');
     if (header(req, 'content-encoding') !== 'aes128gcm')
       return refuse(415, 'Content-Encoding must be aes128gcm');
+    if (held.keys === null) {
+      if (held.forcedStatus === 'stall') return;
+      if (held.forcedStatus !== null) return refuse(held.forcedStatus, 'forced by the test');
+      held.forward?.(new Uint8Array(body));
+      record(this.forwarded, {
+        endpoint,
+        ttl: Number(ttlText),
+        vapidPublicKey: vapid.k,
+        bodyBytes: body.length,
+        arrivedAt,
+      });
+      return this.#created(res);
+    }
     let plaintext: Buffer;
     try {
-      plaintext = ece.decrypt(body, { version: 'aes128gcm', privateKey: held.ua, authSecret: held.auth });
+      plaintext = ece.decrypt(body, {
+        version: 'aes128gcm',
+        privateKey: held.keys.ua,
+        authSecret: held.keys.auth,
+      });
     } catch (error) {
       return refuse(400, `does not decrypt: ${(error as Error).message}`);
     }
@@ -206,6 +258,10 @@ export class LocalPushService {
       bodyBytes: body.length,
       arrivedAt,
     });
+    this.#created(res);
+  }
+
+  #created(res: ServerResponse): void {
     res.writeHead(201, { Location: `${this.origin}/message/${randomBytes(8).toString('base64url')}` }).end();
     for (const waiter of [...this.#waiters]) waiter();
   }

@@ -16,6 +16,9 @@ export const FIREFOX_PATH = '/usr/bin/firefox-esr';
 const BASE_PREFS = {
   'permissions.default.desktop-notification': 1,
   'dom.webnotifications.requireuserinteraction': false,
+  // The system backend is libnotify over D-Bus, which a test machine has no daemon for: showNotification
+  // then fails with NS_ERROR_FAILURE. Firefox's own alert windows work headless.
+  'alerts.useSystemBackend': false,
   // No push service unless a test brings its own (firefoxPrefs['dom.push.serverURL']): never the network.
   'dom.push.connection.enabled': false,
 };
