@@ -11,5 +11,7 @@ export default defineConfig({
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test-setup.ts'],
+    // Real CSS for the stylesheet whose iOS rules a test reads (shell/ios-meta.test.ts); others stay empty.
+    css: { include: [/app\/app\.css/] },
   },
 });

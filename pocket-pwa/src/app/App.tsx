@@ -6,6 +6,7 @@ import { type PairFunction, PairingScreen } from '../pairing/PairingScreen.js';
 import { onPairLink, takePairLink } from '../pairing/take-pair-fragment.js';
 import { onOpenPath } from '../push/open-from-notification.js';
 import type { PushBoard } from '../push/push-board.js';
+import { InstallHint } from '../shell/InstallHint.js';
 import type { UpdateHandle } from '../shell/service-worker.js';
 import { UpdatePrompt } from '../shell/UpdatePrompt.js';
 import { useOnline } from '../shell/use-online.js';
@@ -128,6 +129,7 @@ export function App({ hub, pair, now = Date.now, onUpdate, push }: AppProps) {
     body = (
       <main className="list" aria-labelledby="list-title">
         <h1 id="list-title">Pocket</h1>
+        <InstallHint />
         {hub.burrows.length === 0 ? (
           <p className="empty">
             No computer is paired yet. Run <code>burrow pair</code> on your computer and open the link it

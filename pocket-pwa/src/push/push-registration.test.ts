@@ -206,6 +206,15 @@ describe('enablePush (on the owner tap)', () => {
     expect(await checkPush(A, none)).toEqual({ kind: 'unsupported' });
     expect(await disablePush(A, none)).toEqual({ kind: 'unsupported' });
   });
+
+  it('an iPhone without Web Push says why (a browser tab, or iOS before 16.4), and nothing is asked of it', async () => {
+    for (const why of ['install-first', 'too-old'] as const) {
+      const ios = { ...env, push: null, unsupported: why };
+      expect(await enablePush(A, ios)).toEqual({ kind: 'unsupported', why });
+      expect(await checkPush(A, ios)).toEqual({ kind: 'unsupported', why });
+    }
+    expect(calls).toEqual([]);
+  });
 });
 
 describe('checkPush (every app open)', () => {

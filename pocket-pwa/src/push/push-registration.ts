@@ -13,13 +13,17 @@ import type { PairingRecord } from '../core/pairing-storage.js';
 import type { PushRegistrationStore } from '../store/push-store.js';
 
 export type PushState =
-  | { readonly kind: 'unsupported' }
+  /** No Web Push here; on iOS `why` says what the owner can do (shell/ios.ts). */
+  | { readonly kind: 'unsupported'; readonly why?: UnsupportedWhy }
   | { readonly kind: 'blocked' }
   | { readonly kind: 'off' }
   | { readonly kind: 'on'; readonly endpoint: string }
   | { readonly kind: 'failed'; readonly message: string };
 
 export type Permission = 'default' | 'granted' | 'denied';
+
+/** Why an iPhone has no Web Push: it runs in a browser tab (add to Home Screen) or iOS is older than 16.4. */
+export type UnsupportedWhy = 'install-first' | 'too-old';
 
 /** The slice of `PushSubscription` used here. */
 export interface SubscriptionLike {
@@ -43,6 +47,8 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 export interface PushEnvironment {
   /** null when this browser cannot do Web Push at all (no service worker, PushManager or Notification). */
   readonly push: PushManagerPort | null;
+  /** With `push` null on iOS: why, so the state can say what to do. */
+  readonly unsupported?: UnsupportedWhy;
   readonly fetch: FetchLike;
   readonly store: PushRegistrationStore;
   /** ms since the epoch. */
@@ -54,6 +60,9 @@ export const PUSH_REGISTRATION_TIMEOUT_MS = 15_000;
 /** Most characters of a relay error kept for the screen. */
 export const MAX_RELAY_ERROR_CHARS = 200;
 
+const unsupported = (env: PushEnvironment): PushState =>
+  env.unsupported === undefined ? { kind: 'unsupported' } : { kind: 'unsupported', why: env.unsupported };
+
 class RegistrationFailure extends Error {
   override readonly name = 'RegistrationFailure';
 }
@@ -61,7 +70,7 @@ class RegistrationFailure extends Error {
 /** Turns push on for this Burrow. Call it from the owner's tap: it may ask for notification permission. */
 export async function enablePush(pairing: PairingRecord, env: PushEnvironment): Promise<PushState> {
   const push = env.push;
-  if (push === null) return { kind: 'unsupported' };
+  if (push === null) return unsupported(env);
   let permission = push.permission();
   if (permission === 'default') permission = await push.requestPermission();
   if (permission === 'denied') return { kind: 'blocked' };
@@ -73,7 +82,7 @@ export async function enablePush(pairing: PairingRecord, env: PushEnvironment): 
 /** On every app open: reports the state, and re-registers when the subscription changed or vanished. */
 export async function checkPush(pairing: PairingRecord, env: PushEnvironment): Promise<PushState> {
   const push = env.push;
-  if (push === null) return { kind: 'unsupported' };
+  if (push === null) return unsupported(env);
   const permission = push.permission();
   if (permission === 'denied') return { kind: 'blocked' };
   const record = await env.store.getRegistration(pairing.burrowId);
@@ -87,7 +96,7 @@ export async function checkPush(pairing: PairingRecord, env: PushEnvironment): P
 /** Turns push off for this Burrow: the relay forgets its subscription, and the browser's goes when unused. */
 export async function disablePush(pairing: PairingRecord, env: PushEnvironment): Promise<PushState> {
   const push = env.push;
-  if (push === null) return { kind: 'unsupported' };
+  if (push === null) return unsupported(env);
   // Stored first: even if the relay cannot be reached now, the next open will not re-register.
   await env.store.putRegistration(pairing.burrowId, { wanted: false, endpoint: null, registeredAt: 0 });
   let failure: string | null = null;

@@ -12,6 +12,9 @@ export function pushStateText(state: PushState | null): string {
     case 'blocked':
       return 'Notifications: blocked by the browser — allow them for this site in its settings';
     case 'unsupported':
+      if (state.why === 'install-first')
+        return 'Notifications: on iPhone and iPad, add Pocket to the Home Screen first (Share, then “Add to Home Screen”) and open it from there';
+      if (state.why === 'too-old') return 'Notifications: need iOS 16.4 or later on this iPhone or iPad';
       return 'Notifications: not supported in this browser (on iPhone, add Pocket to the Home Screen first)';
     case 'failed':
       return `Notifications: could not be set up — ${state.message}`;
