@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Builder, By, Key, type WebDriver } from 'selenium-webdriver';
+import { Builder, By, Key } from 'selenium-webdriver';
 import { freePort } from '../../../relay-worker/test/harness.js';
 import { asJsonText, type EngineDriver, fromJsonText, type ViewportSize } from './engine.js';
 import { poll } from './locator.js';
