@@ -63,7 +63,7 @@ export async function launchChromium(phone: ViewportSize): Promise<LaunchedEngin
     log: log.lines,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
   return { driver, native: { engine: 'chromium', context, page } };

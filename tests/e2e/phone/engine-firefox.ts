@@ -65,7 +65,7 @@ export async function launchFirefox(
     log: log.lines,
     async close() {
       await browser.close();
-      rmSync(profile, { recursive: true, force: true });
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
   return { driver, native: { engine: 'firefox', browser, page } };

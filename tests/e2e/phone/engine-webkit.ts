@@ -79,6 +79,9 @@ export async function launchWebKit(phone: ViewportSize): Promise<LaunchedEngine>
       XDG_CONFIG_HOME: join(home, 'config'),
       XDG_DATA_HOME: join(home, 'data'),
       XDG_CACHE_HOME: join(home, 'cache'),
+      // WebKit's web and GPU processes outlive the session by a moment and would still be writing Mesa's
+      // shader cache into the folder being removed.
+      MESA_SHADER_CACHE_DISABLE: 'true',
     },
   });
   let stderr = '';
@@ -158,7 +161,8 @@ export async function launchWebKit(phone: ViewportSize): Promise<LaunchedEngine>
         child.kill('SIGTERM');
       });
       await display.stop();
-      rmSync(home, { recursive: true, force: true });
+      // The browser's child processes exit with the display, a moment later.
+      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
   return { driver, native: { engine: 'webkit', driver: wd } };
