@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { asJsonText, type EngineDriver, fromJsonText, pageLog, type ViewportSize } from './engine.js';
+import { type EngineDriver, pageLog, pageNavigation, type ViewportSize } from './engine.js';
 import type { LaunchedEngine } from './phone.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -44,11 +44,7 @@ export async function launchChromium(phone: ViewportSize): Promise<LaunchedEngin
   page.on('pageerror', (e) => log.push(`pageerror: ${e.message}`));
   const driver: EngineDriver = {
     caps: { offline: true, touch: true },
-    goto: async (url) => void (await page.goto(url)),
-    reload: async () => void (await page.reload()),
-    back: async () => void (await page.goBack()),
-    url: async () => page.url(),
-    evaluate: async (expression) => fromJsonText(await page.evaluate(asJsonText(expression))),
+    ...pageNavigation(page),
     tap: (selector) => page.tap(selector),
     fill: (selector, text) => page.fill(selector, text),
     type: (text) => page.keyboard.type(text),

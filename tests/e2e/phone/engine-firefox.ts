@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type KeyInput } from 'puppeteer-core';
-import { asJsonText, type EngineDriver, fromJsonText, pageLog, type ViewportSize } from './engine.js';
+import { type EngineDriver, pageLog, pageNavigation, type ViewportSize } from './engine.js';
 import type { LaunchedEngine } from './phone.js';
 
 export const FIREFOX_PATH = '/usr/bin/firefox-esr';
@@ -46,11 +46,7 @@ export async function launchFirefox(
   page.on('pageerror', (e) => log.push(`pageerror: ${e instanceof Error ? e.message : String(e)}`));
   const driver: EngineDriver = {
     caps: { offline: true, touch: false },
-    goto: async (url) => void (await page.goto(url)),
-    reload: async () => void (await page.reload()),
-    back: async () => void (await page.goBack()),
-    url: async () => page.url(),
-    evaluate: async (expression) => fromJsonText(await page.evaluate(asJsonText(expression))),
+    ...pageNavigation(page),
     tap: (selector) => page.click(selector),
     fill: (selector, text) => page.locator(selector).fill(text),
     type: (text) => page.keyboard.type(text),

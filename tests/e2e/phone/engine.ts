@@ -77,3 +77,25 @@ export function pageLog(): { push(line: string): void; lines(): readonly string[
     lines: () => [...lines],
   };
 }
+
+/** The navigation and evaluation calls Playwright's and Puppeteer's pages share. */
+export interface ScriptablePage {
+  goto(url: string): Promise<unknown>;
+  reload(): Promise<unknown>;
+  goBack(): Promise<unknown>;
+  url(): string;
+  evaluate(expression: string): Promise<unknown>;
+}
+
+/** An EngineDriver's navigation and evaluation over such a page. */
+export function pageNavigation(
+  page: ScriptablePage,
+): Pick<EngineDriver, 'goto' | 'reload' | 'back' | 'url' | 'evaluate'> {
+  return {
+    goto: async (url) => void (await page.goto(url)),
+    reload: async () => void (await page.reload()),
+    back: async () => void (await page.goBack()),
+    url: async () => page.url(),
+    evaluate: async (expression) => fromJsonText(await page.evaluate(asJsonText(expression))),
+  };
+}
