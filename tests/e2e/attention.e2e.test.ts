@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
+import { stopAll } from '../helpers/stop-all.js';
 import type { Phone } from './phone/phone.js';
 import { launchPhone } from './phone/project.js';
 import { POCKET_DIST, preparePocket } from './pocket-browser.js';
@@ -61,11 +62,15 @@ afterEach(async (ctx) => {
   console.error(`${report}\ndaemon log:\n${daemon?.log.slice(-4000)}`);
 });
 
-afterAll(async () => {
-  await phone?.close();
-  if (daemon !== undefined) expect(await daemon.stop()).toBe(0);
-  await relay?.stop();
-});
+afterAll(() =>
+  stopAll(
+    () => phone?.close(),
+    async () => {
+      if (daemon !== undefined) expect(await daemon.stop()).toBe(0);
+    },
+    () => relay?.stop(),
+  ),
+);
 
 describe('attention in a phone browser, against a real daemon', () => {
   it('a session that rings while the phone is on the list shows first, in words, with its text', async () => {

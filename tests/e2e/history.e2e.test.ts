@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
+import { stopAll } from '../helpers/stop-all.js';
 import type { Phone } from './phone/phone.js';
 import { launchPhone } from './phone/project.js';
 import { POCKET_DIST, preparePocket } from './pocket-browser.js';
@@ -26,11 +27,13 @@ afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') console.error(await phone.reportFailure(`history-${ctx.task.name}`));
 });
 
-afterAll(async () => {
-  await phone?.close();
-  await burrow?.stop();
-  await relay?.stop();
-});
+afterAll(() =>
+  stopAll(
+    () => phone?.close(),
+    () => burrow?.stop(),
+    () => relay?.stop(),
+  ),
+);
 
 describe('Pocket older history', () => {
   it('re-attaching to a long session pages older lines in on scroll, contiguously, to line 1', {

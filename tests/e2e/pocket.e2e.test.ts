@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
+import { stopAll } from '../helpers/stop-all.js';
 import { type OutageProxy, startOutageProxy } from './outage-proxy.js';
 import { PHONE, type Phone } from './phone/phone.js';
 import { launchPhone } from './phone/project.js';
@@ -26,12 +27,14 @@ afterEach(async (ctx) => {
   if (ctx.task.result?.state === 'fail') console.error(await phone.reportFailure(ctx.task.name));
 });
 
-afterAll(async () => {
-  await phone?.close();
-  await burrow?.stop();
-  await front?.stop();
-  await relay?.stop();
-});
+afterAll(() =>
+  stopAll(
+    () => phone?.close(),
+    () => burrow?.stop(),
+    () => front?.stop(),
+    () => relay?.stop(),
+  ),
+);
 
 const compose = () => phone.getByRole('textbox', { name: 'Type a line to send' });
 

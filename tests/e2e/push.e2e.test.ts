@@ -4,6 +4,7 @@ import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { LocalPushService } from '../helpers/push-service.js';
 import { memoryAlarms, startRemoteBurrow } from '../helpers/remote-burrow.js';
+import { stopAll } from '../helpers/stop-all.js';
 import type { Phone } from './phone/phone.js';
 import { e2eEngine, launchPhone } from './phone/project.js';
 import { POCKET_DIST, preparePocket } from './pocket-browser.js';
@@ -87,13 +88,15 @@ afterEach(async (ctx) => {
   console.error(`${report}\nburrow log:\n${burrow?.logs.slice(-20).join('\n')}`);
 });
 
-afterAll(async () => {
-  await phone?.close();
-  await rig?.close();
-  await burrow?.stop();
-  await relay?.stop();
-  await service?.close();
-});
+afterAll(() =>
+  stopAll(
+    () => phone?.close(),
+    () => rig?.close(),
+    () => burrow?.stop(),
+    () => relay?.stop(),
+    () => service?.close(),
+  ),
+);
 
 const section = () => phone.getByRole('region', { name: 'test burrow' });
 const subscribedAtRelay = async () => (await burrow.service.deviceRows()).devices.map((d) => d.subscribed);
