@@ -44,7 +44,7 @@ describe('burrow argument parsing', () => {
   });
 });
 
-describe('parseCommandArgs: mistakes in Burrow\'s words, negative numbers as values', () => {
+describe("parseCommandArgs: mistakes in Burrow's words, negative numbers as values", () => {
   const command = COMMANDS.find((c) => c.name === 'await')!;
   const usage = (args: string[]) => {
     try {

@@ -70,7 +70,8 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): Par
     stash.push(a);
     return `${PLACEHOLDER}${stash.length - 1}`;
   });
-  const restore = (v: string) => (v.startsWith(PLACEHOLDER) ? stash[Number(v.slice(PLACEHOLDER.length))]! : v);
+  const restore = (v: string) =>
+    v.startsWith(PLACEHOLDER) ? stash[Number(v.slice(PLACEHOLDER.length))]! : v;
   const parsed = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
   const more = `see \`burrow ${command.name} --help\``;
   for (const t of parsed.tokens) {
@@ -84,7 +85,10 @@ export function parseCommandArgs(command: Command, argv: readonly string[]): Par
     }
     const value = t.value === undefined ? undefined : restore(t.value);
     // "--name --json": the next argument was an option, not this one's value (pass it as --name=--json).
-    if (value === undefined || (t.inlineValue === false && value.startsWith('-') && !DASHED_VALUE.test(value)))
+    if (
+      value === undefined ||
+      (t.inlineValue === false && value.startsWith('-') && !DASHED_VALUE.test(value))
+    )
       throw new CliError(ExitCode.Usage, `${shown} needs a value; ${more}`);
   }
   const values: Record<string, string | boolean | undefined> = {};
@@ -154,7 +158,9 @@ export function run(): void {
       setImmediate(() => process.exit(code));
     },
     (err: unknown) => {
-      process.stderr.write(`burrow: unexpected error: ${printableLines((err as Error).stack ?? String(err))}\n`);
+      process.stderr.write(
+        `burrow: unexpected error: ${printableLines((err as Error).stack ?? String(err))}\n`,
+      );
       process.exit(ExitCode.Failure);
     },
   );

@@ -18,7 +18,7 @@ export const MAX_PRINTABLE_CHARS = 1024;
 /** The largest bound a caller may ask for (a whole screen of text; anything longer is not read anyway). */
 export const MAX_PRINTABLE_CHARS_LIMIT = 16_384;
 
-const NAMED: Readonly<Record<number, string>> = { 0x09: '\\t', 0x0a: '\\n', 0x0d: '\\r' };
+const NAMED: Readonly<Record<number, string>> = { 9: '\\t', 10: '\\n', 13: '\\r' };
 
 /** True for the code points `printable` escapes (see the module comment). */
 export function isUnsafeCodePoint(cp: number): boolean {
