@@ -41,8 +41,7 @@ export async function runAttach(
   let lastTyping = 0;
   // Names come from the daemon, which may have them from a phone: shown, never interpreted (printable.ts).
   let sessionName = printable(ref, 64);
-  // Said before the session's screen is drawn (the snapshot resets the screen; the line stays in scrollback).
-  stdout.write(`[burrow: attaching to ${sessionName}; detach with ${detach.help}]\r\n`);
+  let hinted = false;
 
   return new Promise<number>((resolve) => {
     let done = false;
@@ -80,6 +79,11 @@ export async function runAttach(
         { session: ref, cols: Math.max(2, stdout.columns), rows: Math.max(1, stdout.rows) },
         {
           snapshot: (_h, data) => {
+            // The detach key, said once as the session appears (it stays in the terminal's scrollback). The
+            // snapshot comes before the attach answer is read, so the session is named as it was typed.
+            if (!hinted)
+              stdout.write(`[burrow: attached to ${printable(ref, 64)}; detach with ${detach.help}]\r\n`);
+            hinted = true;
             // RIS gives the snapshot a clean terminal; it also clears 1004, so ask for focus reports again.
             stdout.write(`\x1bc${data}${FOCUS_REPORTS_ON}`);
           },

@@ -2,7 +2,7 @@
  * `burrow` entry point: finds the command, parses its arguments (node:util parseArgs, with Burrow's own checks
  * and messages, see `parseCommandArgs`), runs it, and turns every error into a message on stderr and a
  * documented exit code (see exit-codes.ts). Every message that may carry text from elsewhere goes through
- * `printableLines` (printable.ts).
+ * `printable` (printable.ts).
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { AGENT_VERSION } from '../daemon/daemon.js';
@@ -137,8 +137,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await command.run({ values: parsed.values, positionals: parsed.positionals, io });
   } catch (err) {
     const e = err instanceof CliError ? err : new CliError(ExitCode.Failure, (err as Error).message);
-    // A message may quote the relay, a phone or a session: shown, never interpreted (printable.ts).
-    io.stderr.write(`burrow ${name}: ${printableLines(e.message)}\n`);
+    // A message may quote the relay, a phone or a session: shown, never interpreted, and on one line, so a
+    // message cannot fake a prompt or another line of output (printable.ts).
+    io.stderr.write(`burrow ${name}: ${printable(e.message)}\n`);
     return e.exitCode;
   }
 }
