@@ -64,6 +64,16 @@ Environment: BURROW_DEV_PORT (default ${DEFAULT_PORT}), BURROW_DEV_DIR (absolute
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+/** Set once a stop was asked for: the steps still running end quietly instead of carrying on. */
+let stopping = false;
+class Stopped extends Error {
+  override readonly name = 'Stopped';
+}
+/** Between steps: carry on, or end here because a stop was asked for. */
+function stillGoing(): void {
+  if (stopping) throw new Stopped('stopping');
+}
+
 function devDir(): string {
   const raw = process.env.BURROW_DEV_DIR;
   if (raw === undefined || raw === '') return DEFAULT_DEV_DIR;
@@ -351,6 +361,7 @@ async function pair(): Promise<void> {
   say('• pairing: open the link below in a browser (see what it says about phones), then compare the code\n');
   const p = runInteractive('burrow pair', node, [BURROW, 'pair'], { cwd: ROOT, env });
   const code = await p.exited;
+  stillGoing();
   if (code !== 0) say(`  not paired this time; pair later with \`${CLI} pair\``);
 }
 
@@ -371,7 +382,12 @@ async function main(group: GroupLeader): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const stopped = new Promise<string>((r) => group.onStop(r));
+  const stopped = new Promise<string>((r) =>
+    group.onStop((why) => {
+      stopping = true;
+      r(why);
+    }),
+  );
   const relayPort = port();
   const localUrl = `http://127.0.0.1:${relayPort}`;
   mkdirSync(DEV, { recursive: true, mode: 0o700 });
@@ -389,7 +405,9 @@ async function main(group: GroupLeader): Promise<void> {
 
   const work = (async () => {
     await build();
+    stillGoing();
     const relay = await startRelay(relayPort, localUrl);
+    stillGoing();
     const enrolledAt = await stillEnrolled();
     if (enrolledAt !== null) say(`• the development Burrow is enrolled already (at ${enrolledAt})`);
     else {
@@ -397,14 +415,18 @@ async function main(group: GroupLeader): Promise<void> {
       if (r.status !== 0) throw new Error(`enrolling failed: ${r.stderr.trim()}`);
       say(`• ${r.stdout.trim()}`);
     }
+    stillGoing();
     const daemon = await startDaemon();
+    stillGoing();
     await waitFor('the relay link', DAEMON_READY_MS, async () => {
       const s = await burrow('status', '--json');
       return (
         s.status === 0 && (JSON.parse(s.stdout) as { relay: { state: string } }).relay.state === 'connected'
       );
     });
+    stillGoing();
     const shell = await firstShell();
+    stillGoing();
     const devices = await burrowJson<unknown[]>('devices');
     if (devices.length === 0 || flags.pair) await pair();
     else
@@ -412,12 +434,14 @@ async function main(group: GroupLeader): Promise<void> {
         `• ${devices.length} phone${devices.length === 1 ? ' is' : 's are'} paired already; pair another with ` +
           `\`npm start -- --pair\` or \`${CLI} pair\``,
       );
+    stillGoing();
     say(`\nBurrow is running (${enrolledAt ?? localUrl}).`);
     for (const line of commandsText(localUrl, shell)) say(line);
     say('Press Ctrl-C to stop.');
     return [relay, daemon].filter((x): x is Started => x !== null);
   })();
   // A stop request (Ctrl-C, SIGTERM, SIGHUP, npm start gone) ends whatever step is running.
+  work.catch(() => {}); // after a stop its failure (a killed step) is nobody's news
   const parts = await Promise.race([work, stopped.then(() => null)]);
   if (parts === null) return;
   const end = await Promise.race([

@@ -79,11 +79,12 @@ export function elapsed(start: number): string {
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-/** tsc -b --verbose: "[12:00:00 PM] Building project '/…/protocol/tsconfig.json'..." */
+/** tsc -b --verbose: "4:32:32 PM - Building project '/…/protocol/tsconfig.json'..." (bracketed on a TTY). */
 const TSC_BUILDING = /Building project '([^']+)'/;
+/** The time tsc puts in front of its progress notes. */
+const TSC_TIME = /^\s*\[?\d{1,2}:\d{2}:\d{2}(?:\s*[AP]M)?\]?\s*-?\s*/;
 /** tsc's own progress notes, dropped from the screen (errors and anything else pass through). */
-const TSC_CHATTER =
-  /^\s*(?:\[[^\]]*\]\s*)?(?:Projects in this build:|Project '|\* |Building project|Updating)/;
+const TSC_CHATTER = /^(?:Projects in this build:|Project '|\* |Building project|Updating)/;
 
 /**
  * `tsc -b --verbose`, shown as one line per package it actually builds with the time since the step began
@@ -109,7 +110,8 @@ export async function buildTypeScript(
       if (m !== null) {
         built++;
         say(`    ${basename(dirname(m[1]!))} … (${elapsed(start)})`);
-      } else if (line.trim() !== '' && !TSC_CHATTER.test(line)) say(`    ${line}`);
+      } else if (line.trim() !== '' && !TSC_CHATTER.test(line.replace(TSC_TIME, '').trim()))
+        say(`    ${line}`);
     });
   }
   const code = await s.exited;
