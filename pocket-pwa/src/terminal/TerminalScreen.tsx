@@ -20,6 +20,7 @@ import {
 } from '../history/history-pager.js';
 import { CompositionInput } from './CompositionInput.js';
 import { bridgeTerminalStyles } from './csp-style-bridge.js';
+import { type GoneHow, goneHow, goneText } from './gone-session.js';
 import { InputRouter } from './input-router.js';
 import { KeyBar } from './KeyBar.js';
 import { fitTerminal } from './stable-fit.js';
@@ -31,30 +32,6 @@ import { useVisualViewport } from './use-visual-viewport.js';
 const LOCAL_SCROLLBACK_LINES = MAX_HISTORY_LINES;
 /** Resizes (rotation, keyboard) settle before the PTY is told, so a program redraws once. */
 const RESIZE_SETTLE_MS = 150;
-
-/**
- * Why the session is no longer there (issue 17 item 4), judged from the last entry this screen saw: one that
- * was running was killed, one that had ended was removed from the list, and one never seen does not exist
- * (an old link, a notification for a session cleared since).
- */
-export type GoneHow = 'killed' | 'removed' | 'missing';
-
-export function goneHow(last: SessionEntry | undefined): GoneHow {
-  if (last === undefined) return 'missing';
-  return last.exited ? 'removed' : 'killed';
-}
-
-export function goneText(how: GoneHow, name: string | null, burrowName: string): string {
-  const who = name === null ? 'This session' : `“${name}”`;
-  switch (how) {
-    case 'killed':
-      return `${who} was killed on ${burrowName}. Its program has stopped.`;
-    case 'removed':
-      return `${who} was removed from the list on ${burrowName}.`;
-    case 'missing':
-      return `This session does not exist on ${burrowName} any more.`;
-  }
-}
 
 export interface TerminalScreenProps {
   readonly burrow: PairedBurrow;
