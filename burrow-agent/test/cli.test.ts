@@ -183,6 +183,18 @@ describe('burrow CLI polish (issue 17 item 6)', () => {
 });
 
 describe('untrusted text through printable (issue 16 item 2)', () => {
+  it('ls shows a command line from elsewhere escaped, in the table and in --json', async () => {
+    const hostile = 'sleep 60 # \u001b]52;c;aGk=\u0007\u009b2J';
+    const id = (await cli(env, 'new', '--name', 'odd', '--', '/bin/sh', '-c', hostile)).stdout.trim();
+    const table = await cli(env, 'ls');
+    expect(table.stdout).toContain('# \\x1b]52;c;aGk=\\x07\\u009b2J');
+    expect(table.stdout).not.toMatch(/[\u001b\u0007\u009b]/);
+    const json = await cli(env, 'ls', '--json');
+    expect(json.stdout).not.toMatch(/[\u001b\u0007\u009b]/);
+    expect(JSON.parse(json.stdout).find((r: { id: string }) => r.id === id).argv[2]).toBe(hostile);
+    await cli(env, 'kill', id);
+  }, 30_000);
+
   it("a hostile relay's error text reaches the terminal escaped, OSC 52 and all", async () => {
     const payload = '\u001b]52;c;aGVsbG8=\u0007\u009b2J\u202eowned\n$ ';
     const relay = createServer((_req, res) => {

@@ -326,6 +326,26 @@ describe('npm start', () => {
   }, 420_000);
 });
 
+describe('README "Running burrow": installed globally', () => {
+  it("`npm install -g ./burrow-agent` puts a working `burrow` on the PATH, on the user's own state", async () => {
+    // The README's line, into a throwaway prefix instead of the machine's (after the build npm start did).
+    const prefix = mkdtempSync(join(tmpdir(), 'burrow-global-'));
+    const home = mkdtempSync(join(tmpdir(), 'burrow-home-'));
+    try {
+      const installed = await shell(`npm install -g --prefix ${prefix} ./burrow-agent --no-audit --no-fund`);
+      expect(installed.code, installed.stderr).toBe(0);
+      const bin = join(prefix, 'bin', 'burrow');
+      expect((await shell(`${bin} --version`)).stdout).toMatch(/^burrow \d+\.\d+\.\d+\n$/);
+      const status = await shell(`HOME=${home} XDG_STATE_HOME= BURROW_STATE_DIR= ${bin} status`);
+      expect(status.code).toBe(3);
+      expect(status.stderr).toContain(`(state directory ${join(home, '.local', 'state', 'burrow')})`);
+    } finally {
+      rmSync(prefix, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe('npm start process group (scripts/dev/process-group.ts)', () => {
   const fixture = join(REPO_ROOT, 'tests', 'helpers', 'group-fixture.ts');
   const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');

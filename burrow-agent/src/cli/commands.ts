@@ -74,6 +74,18 @@ type ListedSession = Omit<SessionInfo, 'status' | 'command'> & {
   readonly todo?: boolean;
 };
 
+/** A listed session with every text field shown, never interpreted (printable.ts), for the table. */
+function shownSession(s: ListedSession): ListedSession {
+  return {
+    ...s,
+    name: printable(s.name, 64),
+    cwd: printable(s.cwd, 256),
+    argv: s.argv.map((a) => printable(a, 256)) as ListedSession['argv'],
+    status: s.status === null ? null : printable(s.status, 64),
+    command: s.command === null ? null : printable(s.command, 256),
+  };
+}
+
 /** The STATE column: a session that died with the previous daemon says so, not "killed null". */
 function stateText(s: ListedSession): string {
   if (s.state === 'running') return 'running';
@@ -186,7 +198,8 @@ export const COMMANDS: readonly Command[] = [
     positionals: [0, 0],
     async run(inv) {
       const r = (await call(inv, (c) => c.request('list', {}))) as { sessions: ListedSession[] };
-      out(inv, inv.values.json ? JSON.stringify(r.sessions) : sessionTable(r.sessions));
+      // Names, command lines and titles come from phones and from session output (printable.ts).
+      out(inv, inv.values.json ? printableJson(r.sessions) : sessionTable(r.sessions.map(shownSession)));
       return ExitCode.Ok;
     },
   },
