@@ -340,7 +340,8 @@ async function firstShell(): Promise<string> {
     say(`• ${live.length} session${live.length === 1 ? '' : 's'} running already (${names}): no new shell`);
     return live.find((s) => s.name === FIRST_SHELL)?.name ?? live[0]!.name;
   }
-  const ended = sessions.filter((s) => s.state !== 'running').length;
+  // The previous run's first shell is replaced below; the other ended sessions stay listed (the roster).
+  const ended = sessions.filter((s) => s.state !== 'running' && s.name !== FIRST_SHELL).length;
   if (ended > 0)
     say(
       `• ${ended} session${ended === 1 ? '' : 's'} from the last run listed as ended (clear them with \`${CLI} kill NAME\`)`,
@@ -466,7 +467,7 @@ function releaseLock(): boolean {
 /** Stops everything this process started; what ignores that is SIGKILLed with the group (process-group.ts). */
 async function shutdown(group: GroupLeader, code: number): Promise<never> {
   if (releaseLock()) {
-    say('\nstopping the daemon and the relay…');
+    say('\nstopping what npm start started (daemon, relay)…');
     await stopAll();
     say('stopped.');
   }
