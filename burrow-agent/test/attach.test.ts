@@ -116,7 +116,7 @@ describe('burrow attach in a real terminal', () => {
     expect(badEnv.code).toBe(2);
     expect(badEnv.stderr).toContain('$BURROW_DETACH_KEY: detach key must be');
     await cli(env, 'kill', id);
-  }, 60_000);
+  }, 90_000);
 
   it('attach to a missing session exits 4', async () => {
     const term = pty.spawn(process.execPath, [BIN, 'attach', 'nosuch'], {

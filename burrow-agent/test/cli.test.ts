@@ -133,7 +133,7 @@ describe('burrow CLI polish (issue 17 item 6)', () => {
     );
     expect((await cli(env, 'new', '--name')).stderr).toContain('burrow new: --name needs a value');
     expect((await cli(env, '--bogus')).stderr).toContain('burrow: unknown option "--bogus"');
-  }, 30_000);
+  }, 90_000);
 
   it('await: a wrong --until is wrong, not missing; --timeout 0 and negative are refused as such', async () => {
     const id = (await cli(env, 'new', '--', '/bin/sh', '-c', 'sleep 60')).stdout.trim();
@@ -152,7 +152,7 @@ describe('burrow CLI polish (issue 17 item 6)', () => {
     // A small positive timeout is a real wait that ends in `timeout` (exit 1), not a usage error.
     expect((await cli(env, 'await', id, '--until', 'exit', '--timeout', '0.2')).code).toBe(1);
     await cli(env, 'kill', id);
-  }, 60_000);
+  }, 90_000);
 
   it('settings outside their range are refused with the range; negative numbers are values', async () => {
     const low = await cli(env, 'settings', 'set', 'pushDelayMs', '-5');
@@ -166,7 +166,7 @@ describe('burrow CLI polish (issue 17 item 6)', () => {
     );
     expect((await cli(env, 'settings', 'set', 'inactivityTimeoutMs', '90000')).code).toBe(0);
     expect((await cli(env, 'settings', '--help')).stdout).toContain('inactivityTimeoutMs (5000…3600000 ms)');
-  }, 30_000);
+  }, 90_000);
 
   it('watch: an unknown session is an error; a session names the command it runs', async () => {
     const missing = await cli(env, 'watch', 'zzzz2345');
@@ -179,7 +179,7 @@ describe('burrow CLI polish (issue 17 item 6)', () => {
     expect((await cli(env, 'watch', id)).code).toBe(1);
     expect(JSON.parse((await cli(env, 'watch', '--list', '--json')).stdout)).not.toContain('plain');
     await cli(env, 'kill', id);
-  }, 30_000);
+  }, 90_000);
 });
 
 describe('untrusted text through printable (issue 16 item 2)', () => {
@@ -193,7 +193,7 @@ describe('untrusted text through printable (issue 16 item 2)', () => {
     expect(json.stdout).not.toMatch(/[\u001b\u0007\u009b]/);
     expect(JSON.parse(json.stdout).find((r: { id: string }) => r.id === id).argv[2]).toBe(hostile);
     await cli(env, 'kill', id);
-  }, 30_000);
+  }, 90_000);
 
   it("a hostile relay's error text reaches the terminal escaped, OSC 52 and all", async () => {
     const payload = '\u001b]52;c;aGVsbG8=\u0007\u009b2J\u202eowned\n$ ';
@@ -211,7 +211,7 @@ describe('untrusted text through printable (issue 16 item 2)', () => {
     } finally {
       relay.close();
     }
-  }, 30_000);
+  }, 90_000);
 });
 
 describe('burrow CLI without a daemon', () => {
