@@ -26,7 +26,7 @@ import {
 } from '@burrow/pocket/core';
 import jsQRModule from 'jsqr';
 import * as pty from 'node-pty';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, REPO_ROOT } from '../../relay-worker/test/harness.js';
 import { nodeSocketFactory } from '../helpers/node-socket.js';
 
@@ -47,8 +47,12 @@ beforeAll(async () => {
   port = await freePort();
 });
 
+// A failed test leaves nothing running for the next one: its launcher's death ends its group.
+afterEach(() => {
+  for (const r of runs.splice(0)) r.kill();
+});
+
 afterAll(() => {
-  for (const r of runs) r.kill();
   rmSync(dev, { recursive: true, force: true });
 });
 
@@ -193,7 +197,7 @@ describe('npm start', () => {
   it('first run: timed build steps, pairing offered, a QR that scans, printed commands that work; its death ends everything', async () => {
     const run = npmStart('npm start');
     await run.waitFor(
-      /building the daemon, protocol and crypto \(tsc -b\)\n[\s\S]*?\n {2}(?:up to date|done) in \d+\.\d s\n/,
+      /building the daemon, protocol and crypto \(tsc -b\)\n(?:.*\n)*? {2}(?:up to date|done) in \d+\.\d s\n/,
     );
     await run.waitFor(/starting the relay on [^\n]+\n {2}up in \d+\.\d s/);
     const [, link] = await run.waitFor(/\n(http:\/\/127\.0\.0\.1:\d+\/#pair=\S+)\n/);
