@@ -4,7 +4,7 @@
 import type { ChildProcess } from 'node:child_process';
 import * as pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AttachInputFilter } from '../src/cli/attach-input.js';
+import { AttachInputFilter, parseDetachKey } from '../src/cli/attach-input.js';
 import { BIN, buildOnce, cli, startDaemonProcess, stopDaemonProcess, tempStateEnv } from './cli-helpers.js';
 import { until } from './helpers.js';
 
@@ -82,6 +82,42 @@ describe('burrow attach in a real terminal', () => {
     expect(out).toContain('exited with code 4');
   }, 60_000);
 
+  it('the detach key is configurable (--detach-key, $BURROW_DETACH_KEY) and said on attach', async () => {
+    const id = (
+      await cli(env, 'new', '--name', 'keyed', '--', '/bin/bash', '--norc', '--noprofile')
+    ).stdout.trim();
+    const term = pty.spawn(process.execPath, [BIN, 'attach', id, '--detach-key', 'ctrl-a'], {
+      cols: 80,
+      rows: 24,
+      env: { ...env, BURROW_DETACH_KEY: 'ctrl-q' } as Record<string, string>,
+    });
+    let out = '';
+    term.onData((d) => {
+      out += d;
+    });
+    const exited = new Promise<number>((r) => term.onExit(({ exitCode }) => r(exitCode)));
+    // The option wins over the environment, and the hint names it.
+    await until('the hint', () => out.includes(`[burrow: attached to ${id}; detach with Ctrl-A d]`), 15_000);
+    await until('attached', () => out.includes('\x1b[?1004h'), 15_000);
+    // Ctrl-B d is just typing now (tmux's prefix passes through): bash moves back one character and inserts
+    // the d, and nothing detaches.
+    term.write('echo ab\x02d\r');
+    await until('echo', () => out.includes('\radb\r'), 15_000).catch((e: Error) => {
+      throw new Error(`${e.message}; the terminal showed ${JSON.stringify(out.slice(-400))}`);
+    });
+    term.write('\x01d');
+    expect(await exited).toBe(0);
+    expect(out).toContain('[detached from keyed]');
+    // A prefix that would take Enter is refused with what is accepted, before anything attaches.
+    const bad = await cli(env, 'attach', id, '--detach-key', 'ctrl-m');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--detach-key: detach key must be Ctrl and one of a–z');
+    const badEnv = await cli({ ...env, BURROW_DETACH_KEY: 'F12' }, 'attach', id);
+    expect(badEnv.code).toBe(2);
+    expect(badEnv.stderr).toContain('$BURROW_DETACH_KEY: detach key must be');
+    await cli(env, 'kill', id);
+  }, 90_000);
+
   it('attach to a missing session exits 4', async () => {
     const term = pty.spawn(process.execPath, [BIN, 'attach', 'nosuch'], {
       cols: 80,
@@ -103,6 +139,17 @@ describe('AttachInputFilter', () => {
     expect(text(f.push(Buffer.from('\x02')))).toBe('');
     const d = f.push(Buffer.from('dzz'));
     expect([text(d), d.detach]).toEqual(['', true]);
+  });
+
+  it('takes another prefix: parseDetachKey reads ctrl-a, C-a, ^A; refuses keys a terminal needs', () => {
+    for (const spec of ['ctrl-a', 'C-a', '^A', 'Ctrl-A'])
+      expect(parseDetachKey(spec)).toEqual({ prefix: 1, help: 'Ctrl-A d' });
+    expect(parseDetachKey('ctrl-]').prefix).toBe(0x1d);
+    for (const spec of ['ctrl-m', 'ctrl-[', 'ctrl-i', 'a', 'ctrl-', 'ctrl-ab', 'F12'])
+      expect(() => parseDetachKey(spec), spec).toThrow(RangeError);
+    const f = new AttachInputFilter(parseDetachKey('ctrl-a'));
+    expect(Buffer.from(f.push(Buffer.from('\x02d\x01\x01')).forward).toString('latin1')).toBe('\x02d\x01');
+    expect(f.push(Buffer.from('\x01d')).detach).toBe(true);
   });
 
   it('turns CSI I / CSI O into focus events and leaves other escapes alone', () => {

@@ -2,10 +2,12 @@
  * The CLI end to end: a real `burrow daemon` process with a temp BURROW_STATE_DIR, and real CLI invocations.
  */
 import type { ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce, cli, startDaemonProcess, stopDaemonProcess, tempStateEnv } from './cli-helpers.js';
+import { buildOnce, cli, PKG, startDaemonProcess, stopDaemonProcess, tempStateEnv } from './cli-helpers.js';
 
 let env: NodeJS.ProcessEnv;
 let daemon: { proc: ChildProcess; stderr: () => string };
@@ -117,6 +119,99 @@ describe('burrow CLI', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'control.token')).mode & 0o777).toBe(0o600);
   });
+});
+
+describe('burrow CLI polish (issue 17 item 6)', () => {
+  it("--version, and mistakes in Burrow's own words with exit 2", async () => {
+    const { version } = JSON.parse(readFileSync(join(PKG, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V'])
+      expect(await cli(env, flag)).toEqual({ code: 0, stdout: `burrow ${version}\n`, stderr: '' });
+    const unknown = await cli(env, 'ls', '--bogus');
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toBe(
+      'burrow ls: unknown option --bogus; see `burrow ls --help`\nUsage: burrow ls [--json]\n',
+    );
+    expect((await cli(env, 'new', '--name')).stderr).toContain('burrow new: --name needs a value');
+    expect((await cli(env, '--bogus')).stderr).toContain('burrow: unknown option "--bogus"');
+  }, 90_000);
+
+  it('await: a wrong --until is wrong, not missing; --timeout 0 and negative are refused as such', async () => {
+    const id = (await cli(env, 'new', '--', '/bin/sh', '-c', 'sleep 60')).stdout.trim();
+    const forever = await cli(env, 'await', id, '--until', 'forever');
+    expect(forever.code).toBe(2);
+    expect(forever.stderr).toContain('--until must be quiet or exit, not "forever"');
+    expect((await cli(env, 'await', id)).stderr).toContain('--until quiet|exit is required');
+    for (const t of ['0', '-5', '-0.5']) {
+      const r = await cli(env, 'await', id, '--until', 'quiet', '--timeout', t);
+      expect(r.code, t).toBe(2);
+      expect(r.stderr, t).toContain('--timeout must be more than 0 and at most');
+    }
+    expect((await cli(env, 'await', id, '--until', 'quiet', '--timeout', 'soon')).stderr).toContain(
+      '--timeout must be a number of seconds, not "soon"',
+    );
+    // A small positive timeout is a real wait that ends in `timeout` (exit 1), not a usage error.
+    expect((await cli(env, 'await', id, '--until', 'exit', '--timeout', '0.2')).code).toBe(1);
+    await cli(env, 'kill', id);
+  }, 90_000);
+
+  it('settings outside their range are refused with the range; negative numbers are values', async () => {
+    const low = await cli(env, 'settings', 'set', 'pushDelayMs', '-5');
+    expect(low.code).toBe(2);
+    expect(low.stderr).toContain('pushDelayMs must be 0…3600000 (milliseconds), not -5');
+    const short = await cli(env, 'settings', 'set', 'inactivityTimeoutMs', '10');
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('inactivityTimeoutMs must be 5000…3600000 (milliseconds), not 10');
+    expect(JSON.parse((await cli(env, 'settings', 'get', 'inactivityTimeoutMs', '--json')).stdout)).toBe(
+      60_000,
+    );
+    expect((await cli(env, 'settings', 'set', 'inactivityTimeoutMs', '90000')).code).toBe(0);
+    expect((await cli(env, 'settings', '--help')).stdout).toContain('inactivityTimeoutMs (5000…3600000 ms)');
+  }, 90_000);
+
+  it('watch: an unknown session is an error; a session names the command it runs', async () => {
+    const missing = await cli(env, 'watch', 'zzzz2345');
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('no session zzzz2345');
+    const id = (await cli(env, 'new', '--name', 'plain', '--', '/bin/sh', '-c', 'sleep 60')).stdout.trim();
+    const noKey = await cli(env, 'watch', 'plain');
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain('session plain runs no command Burrow can name right now');
+    expect((await cli(env, 'watch', id)).code).toBe(1);
+    expect(JSON.parse((await cli(env, 'watch', '--list', '--json')).stdout)).not.toContain('plain');
+    await cli(env, 'kill', id);
+  }, 90_000);
+});
+
+describe('untrusted text through printable (issue 16 item 2)', () => {
+  it('ls shows a command line from elsewhere escaped, in the table and in --json', async () => {
+    const hostile = 'sleep 60 # \u001b]52;c;aGk=\u0007\u009b2J';
+    const id = (await cli(env, 'new', '--name', 'odd', '--', '/bin/sh', '-c', hostile)).stdout.trim();
+    const table = await cli(env, 'ls');
+    expect(table.stdout).toContain('# \\x1b]52;c;aGk=\\x07\\u009b2J');
+    expect(table.stdout).not.toMatch(/[\u001b\u0007\u009b]/);
+    const json = await cli(env, 'ls', '--json');
+    expect(json.stdout).not.toMatch(/[\u001b\u0007\u009b]/);
+    expect(JSON.parse(json.stdout).find((r: { id: string }) => r.id === id).argv[2]).toBe(hostile);
+    await cli(env, 'kill', id);
+  }, 90_000);
+
+  it("a hostile relay's error text reaches the terminal escaped, OSC 52 and all", async () => {
+    const payload = '\u001b]52;c;aGVsbG8=\u0007\u009b2J\u202eowned\n$ ';
+    const relay = createServer((_req, res) => {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'forbidden', message: payload } }));
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = relay.address() as AddressInfo;
+      const r = await cli(tempStateEnv(), 'enroll', '--relay', `http://127.0.0.1:${port}`);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('\\x1b]52;c;aGVsbG8=\\x07\\u009b2J\\u202eowned\\n$ ');
+      expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    } finally {
+      relay.close();
+    }
+  }, 90_000);
 });
 
 describe('burrow CLI without a daemon', () => {

@@ -244,6 +244,24 @@ describe('Pocket push in a phone browser', () => {
     await section().getByText('Test push: delivered.').waitFor({ timeout: 20_000 });
   });
 
+  it('a registration that failed offline ("Failed to fetch") clears once the Burrow is back (issue 17)', async () => {
+    // A vanished subscription and no network: the re-check on open has to reach the relay, and cannot.
+    await phone.evaluate(async () => {
+      const scope = globalThis as unknown as PageScope;
+      await (await (await scope.navigator.serviceWorker.ready).pushManager.getSubscription())?.unsubscribe();
+    });
+    await phone.setOffline(true);
+    await phone.reload(); // the precached shell, from the service worker
+    const failed = () => section().getByText(/^Notifications: could not be set up — /);
+    await failed().waitFor({ timeout: 30_000 });
+    await phone.screenshot('push-failed-offline');
+    await phone.setOffline(false);
+    // Reconnected: the failure is checked again, not left on screen.
+    await section().getByText('Notifications: on').waitFor({ timeout: 60_000 });
+    expect(await failed().count()).toBe(0);
+    await until(async () => (await subscriptionEndpoint()) !== null, 'the new subscription');
+  });
+
   it('turning notifications off deletes the registration at the relay', async () => {
     await section().getByRole('button', { name: 'Turn off notifications' }).tap();
     await section().getByText('Notifications: off').waitFor({ timeout: 20_000 });

@@ -106,10 +106,14 @@ describe('attention verbs through a real daemon', () => {
     expect((await cli(env, 'watch')).code).toBe(2);
   });
 
-  it('settings get / set, clamped, with bad keys and values refused', async () => {
+  it('settings get / set, out of range refused with the range, bad keys and values refused', async () => {
     const all = JSON.parse((await cli(env, 'settings', '--json')).stdout) as Record<string, unknown>;
     expect(all).toMatchObject({ pushEnabled: true });
-    expect((await cli(env, 'settings', 'set', 'pushDelayMs', '999999999', '--json')).code).toBe(0);
+    // Issue 17 item 6: refused with its range, not silently clamped.
+    const over = await cli(env, 'settings', 'set', 'pushDelayMs', '999999999', '--json');
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain('pushDelayMs must be 0…3600000');
+    expect((await cli(env, 'settings', 'set', 'pushDelayMs', '3600000', '--json')).code).toBe(0);
     expect((await cli(env, 'settings', 'get', 'pushDelayMs')).stdout.trim()).toBe('3600000');
     expect((await cli(env, 'settings', 'set', 'pushEnabled', 'off')).stdout).toContain('pushEnabled = false');
     expect((await cli(env, 'settings', 'set', 'nosuch', '1')).code).toBe(2);

@@ -4,9 +4,10 @@
  * typing are forwarded as presence; Ctrl-B d detaches; the terminal is restored on every way out.
  */
 
-import { AttachInputFilter } from './attach-input.js';
+import { AttachInputFilter, DEFAULT_DETACH_KEY, type DetachKey } from './attach-input.js';
 import { connectDaemon } from './daemon-connection.js';
 import { ExitCode } from './exit-codes.js';
+import { printable } from './printable.js';
 
 const FOCUS_REPORTS_ON = '\x1b[?1004h';
 /**
@@ -25,16 +26,22 @@ export interface AttachIo {
   readonly env: NodeJS.ProcessEnv;
 }
 
-export async function runAttach(ref: string, io: AttachIo): Promise<number> {
+export async function runAttach(
+  ref: string,
+  io: AttachIo,
+  detach: DetachKey = DEFAULT_DETACH_KEY,
+): Promise<number> {
   const { stdin, stdout } = io;
   if (!stdin.isTTY || !stdout.isTTY) {
     io.stderr.write('burrow attach: needs a terminal (stdin and stdout must be a TTY)\n');
     return ExitCode.Usage;
   }
   const client = await connectDaemon(io.env);
-  const filter = new AttachInputFilter();
+  const filter = new AttachInputFilter(detach);
   let lastTyping = 0;
-  let sessionName = ref;
+  // Names come from the daemon, which may have them from a phone: shown, never interpreted (printable.ts).
+  let sessionName = printable(ref, 64);
+  let hinted = false;
 
   return new Promise<number>((resolve) => {
     let done = false;
@@ -72,6 +79,11 @@ export async function runAttach(ref: string, io: AttachIo): Promise<number> {
         { session: ref, cols: Math.max(2, stdout.columns), rows: Math.max(1, stdout.rows) },
         {
           snapshot: (_h, data) => {
+            // The detach key, said once as the session appears (it stays in the terminal's scrollback). The
+            // snapshot comes before the attach answer is read, so the session is named as it was typed.
+            if (!hinted)
+              stdout.write(`[burrow: attached to ${printable(ref, 64)}; detach with ${detach.help}]\r\n`);
+            hinted = true;
             // RIS gives the snapshot a clean terminal; it also clears 1004, so ask for focus reports again.
             stdout.write(`\x1bc${data}${FOCUS_REPORTS_ON}`);
           },
@@ -83,25 +95,27 @@ export async function runAttach(ref: string, io: AttachIo): Promise<number> {
               const exitNote =
                 e.exitCode !== null
                   ? `exited with code ${e.exitCode}`
-                  : `killed by signal ${e.signal ?? '?'}`;
+                  : `killed by signal ${printable(String(e.signal ?? '?'), 16)}`;
               finish(
                 ExitCode.Ok,
-                `[${sessionName} ${exitNote}; it stays listed until \`burrow kill ${ref}\`]`,
+                `[${sessionName} ${exitNote}; it stays listed until \`burrow kill ${printable(ref, 64)}\`]`,
               );
             } else if (e.event === 'closed') {
-              finish(ExitCode.Ok, `[${sessionName} closed: ${e.reason}]`);
+              finish(ExitCode.Ok, `[${sessionName} closed: ${printable(String(e.reason), 200)}]`);
             }
           },
           end: (err) =>
             finish(
               err ? ExitCode.Failure : ExitCode.Ok,
-              err ? `[connection lost: ${err.message}]` : '[the daemon closed the connection]',
+              err
+                ? `[connection lost: ${printable(err.message, 200)}]`
+                : '[the daemon closed the connection]',
             ),
         },
       )
       .then((result) => {
         const r = result as { session?: { name?: unknown } };
-        if (typeof r.session?.name === 'string') sessionName = r.session.name;
+        if (typeof r.session?.name === 'string') sessionName = printable(r.session.name, 64);
         stdin.setRawMode(true);
         stdin.resume();
         stdin.on('data', onInput);
@@ -111,7 +125,7 @@ export async function runAttach(ref: string, io: AttachIo): Promise<number> {
       .catch((err: Error & { code?: string }) => {
         done = true;
         client.close();
-        io.stderr.write(`burrow attach: ${err.message}\n`);
+        io.stderr.write(`burrow attach: ${printable(String(err.message), 512)}\n`);
         resolve(err.code === 'not-found' ? ExitCode.NotFound : ExitCode.Failure);
       });
   });

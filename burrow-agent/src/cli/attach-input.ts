@@ -1,7 +1,7 @@
 /**
  * What `burrow attach` does with the bytes typed into the local terminal, as a pure state machine:
- *  - the detach key, tmux-style: Ctrl-B then `d` detaches; Ctrl-B Ctrl-B sends one Ctrl-B; Ctrl-B followed by
- *    anything else sends both, so nothing typed is lost;
+ *  - the detach key, tmux-style: the prefix (Ctrl-B unless configured, `parseDetachKey`) then `d` detaches;
+ *    the prefix twice sends one prefix; the prefix followed by anything else sends both, so nothing typed is lost;
  *  - focus reports from the host terminal (`CSI I` / `CSI O`, enabled by DECSET 1004) are removed from the
  *    stream and reported as presence, never typed into the session.
  */
@@ -9,6 +9,38 @@
 export const DETACH_PREFIX = 0x02; // Ctrl-B
 export const DETACH_KEY = 0x64; // 'd'
 export const DETACH_KEY_HELP = 'Ctrl-B d';
+/** Where the prefix is configured when `burrow attach --detach-key` is not given. */
+export const DETACH_KEY_ENV = 'BURROW_DETACH_KEY';
+
+export interface DetachKey {
+  /** The control byte that starts the detach sequence. */
+  readonly prefix: number;
+  /** How it is written for people, e.g. "Ctrl-A d". */
+  readonly help: string;
+}
+
+export const DEFAULT_DETACH_KEY: DetachKey = { prefix: DETACH_PREFIX, help: DETACH_KEY_HELP };
+
+/**
+ * Prefixes that would take a key a terminal cannot do without: Ctrl-@ (NUL), Ctrl-H (Backspace), Ctrl-I
+ * (Tab), Ctrl-J / Ctrl-M (Enter), Ctrl-[ (Esc, which starts every arrow key).
+ */
+const RESERVED = new Set(['@', 'h', 'i', 'j', 'm', '[']);
+
+/**
+ * A detach prefix as people write it — `ctrl-a`, `C-a`, `^A`, `Ctrl-]` — for a key other than Ctrl-B (which
+ * tmux uses too). RangeError, naming what is accepted, for anything else.
+ */
+export function parseDetachKey(spec: string): DetachKey {
+  if (typeof spec !== 'string') throw new TypeError('the detach key is a string such as ctrl-a');
+  const m = /^(?:ctrl-|c-|\^)(.)$/i.exec(spec.trim());
+  const ch = m?.[1]?.toLowerCase();
+  if (ch === undefined || !/^[a-z\\\]^_@[]$/.test(ch) || RESERVED.has(ch))
+    throw new RangeError(
+      `detach key must be Ctrl and one of a–z, \\, ], ^ or _ (not Ctrl-H, I, J, M or [), e.g. ctrl-a; got "${spec.slice(0, 32).replace(/[^\x20-\x7e]/g, '?')}"`,
+    );
+  return { prefix: ch.toUpperCase().charCodeAt(0) & 0x1f, help: `Ctrl-${ch.toUpperCase()} d` };
+}
 
 export interface FilteredInput {
   /** Bytes for the session. */
@@ -20,6 +52,11 @@ export interface FilteredInput {
 
 export class AttachInputFilter {
   private prefixPending = false;
+  private readonly prefix: number;
+
+  constructor(detach: DetachKey = DEFAULT_DETACH_KEY) {
+    this.prefix = detach.prefix;
+  }
 
   push(chunk: Uint8Array): FilteredInput {
     const out: number[] = [];
@@ -29,11 +66,11 @@ export class AttachInputFilter {
       if (this.prefixPending) {
         this.prefixPending = false;
         if (b === DETACH_KEY) return { forward: Uint8Array.from(out), focus, detach: true };
-        out.push(DETACH_PREFIX);
-        if (b !== DETACH_PREFIX) out.push(b);
+        out.push(this.prefix);
+        if (b !== this.prefix) out.push(b);
         continue;
       }
-      if (b === DETACH_PREFIX) {
+      if (b === this.prefix) {
         this.prefixPending = true;
         continue;
       }

@@ -3,16 +3,16 @@
  * engine's verbs, answered by the daemon's attention host over the control socket.
  */
 import type { AwaitCause } from '../attention/awaits.js';
-import type { AlertSettings } from '../attention/settings.js';
+import { ALERT_SETTINGS_RANGES, type AlertSettings } from '../attention/settings.js';
 import { MAX_AWAIT_MS } from '../control/control-messages.js';
+import { DEFAULT_AWAIT_TIMEOUT_S, parseAwaitArgs } from './await-args.js';
 import type { Command, Invocation } from './commands.js';
 import { asCliError, connectDaemon } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { printable, printableJson } from './printable.js';
+import { type WatchableSession, type WatchTarget, watchTarget } from './watch-target.js';
 
 const json = { json: { type: 'boolean', default: false } } as const;
-
-/** Without --timeout, `burrow await` waits this long (an hour) before answering `timeout`. */
-export const DEFAULT_AWAIT_TIMEOUT_S = 60 * 60;
 
 /**
  * Causes that mean the awaited thing happened (exit 0); `timeout` and `cancelled` never do. `died` (the
@@ -51,6 +51,9 @@ export function parseSettingValue(raw: string): boolean | number {
   return n;
 }
 
+const rangeText = (k: keyof typeof ALERT_SETTINGS_RANGES) =>
+  `${ALERT_SETTINGS_RANGES[k].min}…${ALERT_SETTINGS_RANGES[k].max} ms`;
+
 function settingsText(s: AlertSettings): string {
   return Object.entries(s)
     .map(([k, v]) => `${k} = ${String(v)}`)
@@ -69,15 +72,9 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
     options: { until: { type: 'string' }, timeout: { type: 'string' }, ...json },
     positionals: [1, 1],
     async run(inv) {
-      const until = inv.values.until;
-      if (until !== 'quiet' && until !== 'exit')
-        throw new CliError(ExitCode.Usage, '--until quiet|exit is required');
-      const raw = inv.values.timeout;
-      const seconds = typeof raw === 'string' ? Number(raw) : DEFAULT_AWAIT_TIMEOUT_S;
-      if (!Number.isFinite(seconds) || seconds < 0 || seconds * 1000 > MAX_AWAIT_MS)
-        throw new CliError(ExitCode.Usage, `--timeout must be 0…${MAX_AWAIT_MS / 1000} seconds`);
+      const { until, timeoutMs } = parseAwaitArgs(inv.values);
       const r = await call<{ session: string; cause: AwaitCause }>(inv, (c) =>
-        c.request('await', { session: inv.positionals[0]!, until, timeoutMs: Math.round(seconds * 1000) }),
+        c.request('await', { session: inv.positionals[0]!, until, timeoutMs }),
       );
       print(inv, inv.values.json ? JSON.stringify(r) : r.cause);
       return isReal(r.cause, until) ? ExitCode.Ok : ExitCode.Failure;
@@ -86,18 +83,34 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
   {
     name: 'watch',
     summary: 'ring when a command of this kind goes quiet (a WATCHING rule); --list shows them',
-    usage: 'burrow watch KEY | burrow watch --list [--json]',
-    details: 'KEY is a command name as `burrow ls --json` shows it in watchKey (e.g. claude, codex).',
+    usage: 'burrow watch KEY|SESSION | burrow watch --list [--json]',
+    details:
+      'KEY is a command name as `burrow ls --json` shows it in watchKey (e.g. claude, codex); a SESSION name\n' +
+      'or id means the command that session runs now. Rules are per command, never per session.',
     options: { list: { type: 'boolean', default: false }, ...json },
     positionals: [0, 1],
     async run(inv) {
-      const key = inv.positionals[0];
-      if ((key === undefined) === (inv.values.list !== true))
-        throw new CliError(ExitCode.Usage, 'usage: burrow watch KEY | burrow watch --list');
-      const r = await call<{ rules: string[] }>(inv, (c) =>
-        key === undefined ? c.request('watch-list', {}) : c.request('watch-add', { key }),
-      );
-      print(inv, inv.values.json ? JSON.stringify(r.rules) : r.rules.join('\n') || 'no WATCHING rules');
+      const arg = inv.positionals[0];
+      if ((arg === undefined) === (inv.values.list !== true))
+        throw new CliError(ExitCode.Usage, 'usage: burrow watch KEY|SESSION | burrow watch --list');
+      let target: WatchTarget | null = null;
+      const r = await call<{ rules: string[] }>(inv, async (c) => {
+        if (arg === undefined) return c.request('watch-list', {});
+        const listed = (await c.request('list', {})) as { sessions: WatchableSession[] };
+        target = watchTarget(arg, listed.sessions);
+        return c.request('watch-add', { key: target.key });
+      });
+      if (inv.values.json) print(inv, printableJson(r.rules));
+      else {
+        const t = target as WatchTarget | null;
+        const note =
+          t === null
+            ? []
+            : [
+                `watching ${printable(t.key, 128)}${t.session === null ? '' : ` (what ${printable(t.session, 64)} runs)`}`,
+              ];
+        print(inv, [...note, ...r.rules.map((k) => printable(k, 128))].join('\n') || 'no WATCHING rules');
+      }
       return ExitCode.Ok;
     },
   },
@@ -111,7 +124,12 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
       const r = await call<{ rules: string[] }>(inv, (c) =>
         c.request('watch-remove', { key: inv.positionals[0]! }),
       );
-      print(inv, inv.values.json ? JSON.stringify(r.rules) : r.rules.join('\n') || 'no WATCHING rules');
+      print(
+        inv,
+        inv.values.json
+          ? printableJson(r.rules)
+          : r.rules.map((k) => printable(k, 128)).join('\n') || 'no WATCHING rules',
+      );
       return ExitCode.Ok;
     },
   },
@@ -151,7 +169,8 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
     summary: 'show or change alarm settings',
     usage: 'burrow settings [get [KEY]] [--json] | burrow settings set KEY VALUE',
     details:
-      'Keys: inactivityTimeoutMs, deferAlertsUntilQuiet, pushEnabled, pushDelayMs. Values are clamped.',
+      `Keys: inactivityTimeoutMs (${rangeText('inactivityTimeoutMs')}), deferAlertsUntilQuiet, pushEnabled,\n` +
+      `pushDelayMs (${rangeText('pushDelayMs')}). A value outside its range is refused, with the range.`,
     options: { ...json },
     positionals: [0, 3],
     async run(inv) {

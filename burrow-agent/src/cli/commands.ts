@@ -15,10 +15,11 @@ import type { SessionInfo } from '../session/session.js';
 import { setupCommand } from '../setup-claude/setup-command.js';
 import type { StorageHealthView } from '../state/storage-health.js';
 import { runAttach } from './attach-command.js';
-import { DETACH_KEY_HELP } from './attach-input.js';
+import { DETACH_KEY_ENV, DETACH_KEY_HELP, type DetachKey, parseDetachKey } from './attach-input.js';
 import { ATTENTION_COMMANDS } from './attention-commands.js';
 import { asCliError, connectDaemon, NOT_RUNNING_MESSAGE, stateDirOf } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { printable, printableJson } from './printable.js';
 import { REMOTE_COMMANDS } from './remote-commands.js';
 
 export interface CliIo {
@@ -72,6 +73,18 @@ type ListedSession = Omit<SessionInfo, 'status' | 'command'> & {
   readonly ringing?: boolean;
   readonly todo?: boolean;
 };
+
+/** A listed session with every text field shown, never interpreted (printable.ts), for the table. */
+function shownSession(s: ListedSession): ListedSession {
+  return {
+    ...s,
+    name: printable(s.name, 64),
+    cwd: printable(s.cwd, 256),
+    argv: s.argv.map((a) => printable(a, 256)) as ListedSession['argv'],
+    status: s.status === null ? null : printable(s.status, 64),
+    command: s.command === null ? null : printable(s.command, 256),
+  };
+}
 
 /** The STATE column: a session that died with the previous daemon says so, not "killed null". */
 function stateText(s: ListedSession): string {
@@ -173,7 +186,7 @@ export const COMMANDS: readonly Command[] = [
           ...(cols !== undefined && rows !== undefined ? { cols, rows } : {}),
         }),
       )) as { session: SessionInfo };
-      out(inv, inv.values.json ? JSON.stringify(r.session) : r.session.id);
+      out(inv, inv.values.json ? printableJson(r.session) : r.session.id);
       return ExitCode.Ok;
     },
   },
@@ -185,20 +198,33 @@ export const COMMANDS: readonly Command[] = [
     positionals: [0, 0],
     async run(inv) {
       const r = (await call(inv, (c) => c.request('list', {}))) as { sessions: ListedSession[] };
-      out(inv, inv.values.json ? JSON.stringify(r.sessions) : sessionTable(r.sessions));
+      // Names, command lines and titles come from phones and from session output (printable.ts).
+      out(inv, inv.values.json ? printableJson(r.sessions) : sessionTable(r.sessions.map(shownSession)));
       return ExitCode.Ok;
     },
   },
   {
     name: 'attach',
     summary: 'attach this terminal to a session',
-    usage: 'burrow attach SESSION',
-    details: `Detach with ${DETACH_KEY_HELP} (Ctrl-B Ctrl-B sends a literal Ctrl-B). The session takes this terminal's size.`,
-    options: {},
+    usage: 'burrow attach SESSION [--detach-key ctrl-X]',
+    details:
+      `Detach with ${DETACH_KEY_HELP} (twice the prefix sends it once). --detach-key, or $${DETACH_KEY_ENV}, picks\n` +
+      "another prefix (e.g. ctrl-a when Ctrl-B is tmux's); attaching says which. The session takes this\n" +
+      "terminal's size.",
+    options: { 'detach-key': { type: 'string' } },
     positionals: [1, 1],
     async run(inv) {
+      const opt = inv.values['detach-key'];
+      const spec = typeof opt === 'string' ? opt : inv.io.env[DETACH_KEY_ENV] || undefined;
+      let detach: DetachKey | undefined;
       try {
-        return await runAttach(inv.positionals[0]!, inv.io);
+        detach = spec === undefined ? undefined : parseDetachKey(spec);
+      } catch (err) {
+        const from = typeof opt === 'string' ? '--detach-key' : `$${DETACH_KEY_ENV}`;
+        throw new CliError(ExitCode.Usage, `${from}: ${(err as Error).message}`);
+      }
+      try {
+        return await runAttach(inv.positionals[0]!, inv.io, detach);
       } catch (err) {
         throw asCliError(err);
       }
@@ -214,7 +240,12 @@ export const COMMANDS: readonly Command[] = [
       const r = (await call(inv, (c) => c.request('kill', { session: inv.positionals[0]! }))) as {
         session: SessionInfo;
       };
-      out(inv, inv.values.json ? JSON.stringify(r.session) : `killed ${r.session.id} (${r.session.name})`);
+      out(
+        inv,
+        inv.values.json
+          ? printableJson(r.session)
+          : `killed ${r.session.id} (${printable(r.session.name, 64)})`,
+      );
       return ExitCode.Ok;
     },
   },
@@ -227,7 +258,12 @@ export const COMMANDS: readonly Command[] = [
     async run(inv) {
       const [session, name] = inv.positionals as [string, string];
       const r = (await call(inv, (c) => c.request('rename', { session, name }))) as { session: SessionInfo };
-      out(inv, inv.values.json ? JSON.stringify(r.session) : `${r.session.id} is now "${r.session.name}"`);
+      out(
+        inv,
+        inv.values.json
+          ? printableJson(r.session)
+          : `${r.session.id} is now "${printable(r.session.name, 64)}"`,
+      );
       return ExitCode.Ok;
     },
   },
@@ -252,7 +288,7 @@ export const COMMANDS: readonly Command[] = [
         throw e;
       }
       if (inv.values.json) {
-        out(inv, JSON.stringify({ running: true, ...s }));
+        out(inv, printableJson({ running: true, ...s }));
         return ExitCode.Ok;
       }
       out(
@@ -262,11 +298,14 @@ export const COMMANDS: readonly Command[] = [
           `state:      ${s.stateDir}`,
           ...(s.storage === undefined ? [] : storageLines(s.storage)),
           `sessions:   ${s.sessions.running} running, ${s.sessions.exited} exited`,
-          `relay:      ${s.relay.text}`,
-          `enrollment: ${s.enrollment.enrolled ? `enrolled at ${s.enrollment.relayUrl} as ${s.enrollment.burrowId}` : 'not enrolled'}`,
+          // The relay's words and its URL reach here from the network (printable.ts).
+          `relay:      ${printable(s.relay.text, 512)}`,
+          `enrollment: ${s.enrollment.enrolled ? `enrolled at ${printable(String(s.enrollment.relayUrl), 256)} as ${printable(String(s.enrollment.burrowId), 64)}` : 'not enrolled'}`,
           `devices:    ${s.devices.paired} paired, ${s.devices.connected} connected`,
           `push:       ${s.push.last === null ? 'none sent yet' : `last ${s.push.last.reason} push ${s.push.last.outcome} (${s.push.last.delivered}/${s.push.last.targets}) at ${new Date(s.push.last.at).toISOString()}`}`,
-          ...s.push.warnings.map((w) => `  warning ${new Date(w.at).toISOString()}: ${w.text}`),
+          ...s.push.warnings.map(
+            (w) => `  warning ${new Date(w.at).toISOString()}: ${printable(w.text, 512)}`,
+          ),
         ].join('\n'),
       );
       return ExitCode.Ok;

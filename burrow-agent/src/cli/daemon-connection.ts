@@ -11,6 +11,14 @@ import { CliError, ExitCode } from './exit-codes.js';
 export const NOT_RUNNING_MESSAGE =
   'the daemon is not running: start it with `burrow daemon` or `burrow install-service`';
 
+/**
+ * "Not running" names the state directory it looked in: a daemon running on another one (`npm start`'s
+ * .burrow-dev, a BURROW_STATE_DIR set elsewhere) is the usual reason (issue 17 item 1).
+ */
+function notRunning(stateDir: string): CliError {
+  return new CliError(ExitCode.DaemonNotRunning, `${NOT_RUNNING_MESSAGE} (state directory ${stateDir})`);
+}
+
 export async function connectDaemon(env: NodeJS.ProcessEnv): Promise<ControlClient> {
   const stateDir = stateDirOf(env);
   let token: Buffer | null;
@@ -19,11 +27,11 @@ export async function connectDaemon(env: NodeJS.ProcessEnv): Promise<ControlClie
   } catch (err) {
     throw asCliError(err);
   }
-  if (token === null) throw new CliError(ExitCode.DaemonNotRunning, NOT_RUNNING_MESSAGE);
+  if (token === null) throw notRunning(stateDir);
   try {
     return await ControlClient.connect(controlSocketPath(stateDir), token);
   } catch (err) {
-    throw asCliError(err);
+    throw err instanceof DaemonNotRunningError ? notRunning(stateDir) : asCliError(err);
   }
 }
 

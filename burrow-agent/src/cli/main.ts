@@ -1,22 +1,30 @@
 /**
- * `burrow` entry point: finds the command, parses its arguments with node:util parseArgs, runs it, and turns
- * every error into a message on stderr and a documented exit code (see exit-codes.ts).
+ * `burrow` entry point: finds the command, parses its arguments (node:util parseArgs, with Burrow's own checks
+ * and messages, see `parseCommandArgs`), runs it, and turns every error into a message on stderr and a
+ * documented exit code (see exit-codes.ts). Every message that may carry text from elsewhere goes through
+ * `printable` (printable.ts).
  */
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { AGENT_VERSION } from '../daemon/daemon.js';
 import { type CliIo, COMMANDS, type Command } from './commands.js';
 import { CliError, EXIT_CODE_TABLE, ExitCode } from './exit-codes.js';
+import { printable, printableLines } from './printable.js';
 
-/** A device id (16 base64url characters, `deviceIdFor`) that happens to begin with '-'. */
-const ID_STARTING_WITH_DASH = /^-[A-Za-z0-9_-]{15}$/;
-/** Stands in for such an id while parseArgs runs (NUL cannot come from a command line). */
-const ID_PLACEHOLDER = '\u0000id';
+/**
+ * Arguments that begin with '-' and still are values, never options: a device id (16 base64url characters,
+ * `deviceIdFor`; `burrow devices` prints them as they are) and a negative number (`--timeout -1`,
+ * `settings set pushDelayMs -5`). They travel through parseArgs as stand-ins (unless they name an option).
+ */
+const DASHED_VALUE = /^-(?:[A-Za-z0-9_-]{15}|\d+(?:\.\d+)?)$/;
+/** Stands in for such an argument while parseArgs runs (NUL cannot come from a command line). */
+const PLACEHOLDER = '\u0000arg';
 
 export function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
     'burrow — your terminals, reachable from your phone',
     '',
-    'Usage: burrow COMMAND [OPTIONS]   (burrow COMMAND --help for details)',
+    'Usage: burrow COMMAND [OPTIONS]   (burrow COMMAND --help for details; burrow --version)',
     '',
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
@@ -40,59 +48,98 @@ function commandHelp(c: Command): string {
   ].join('\n');
 }
 
+type Options = NonNullable<ParseArgsConfig['options']>;
+interface ParsedArgs {
+  readonly values: Record<string, string | boolean | undefined>;
+  readonly positionals: string[];
+}
+
+/**
+ * parseArgs without its own error text: tokens are read leniently and checked here, so every mistake is said
+ * in Burrow's words (which option, what is wrong with it, how to see the help) and negative numbers and
+ * dash-leading ids are values. Throws CliError(Usage).
+ */
+export function parseCommandArgs(command: Command, argv: readonly string[]): ParsedArgs {
+  const options: Options = { ...command.options, help: { type: 'boolean', short: 'h', default: false } };
+  const known = new Set(Object.keys(options).map((o) => `--${o}`));
+  const stash: string[] = [];
+  let ended = false;
+  const args = argv.map((a) => {
+    if (a === '--') ended = true;
+    if (ended || !DASHED_VALUE.test(a) || known.has(a.split('=')[0]!)) return a;
+    stash.push(a);
+    return `${PLACEHOLDER}${stash.length - 1}`;
+  });
+  const restore = (v: string) =>
+    v.startsWith(PLACEHOLDER) ? stash[Number(v.slice(PLACEHOLDER.length))]! : v;
+  const parsed = parseArgs({ args, options, allowPositionals: true, strict: false, tokens: true });
+  const more = `see \`burrow ${command.name} --help\``;
+  for (const t of parsed.tokens) {
+    if (t.kind !== 'option') continue;
+    const spec = Object.hasOwn(options, t.name) ? options[t.name] : undefined;
+    const shown = printable(t.rawName, 64);
+    if (spec === undefined) throw new CliError(ExitCode.Usage, `unknown option ${shown}; ${more}`);
+    if (spec.type === 'boolean') {
+      if (t.inlineValue === true) throw new CliError(ExitCode.Usage, `${shown} takes no value`);
+      continue;
+    }
+    const value = t.value === undefined ? undefined : restore(t.value);
+    // "--name --json": the next argument was an option, not this one's value (pass it as --name=--json).
+    if (
+      value === undefined ||
+      (t.inlineValue === false && value.startsWith('-') && !DASHED_VALUE.test(value))
+    )
+      throw new CliError(ExitCode.Usage, `${shown} needs a value; ${more}`);
+  }
+  const values: Record<string, string | boolean | undefined> = {};
+  for (const [k, v] of Object.entries(parsed.values)) {
+    const one = Array.isArray(v) ? v.at(-1) : v;
+    values[k] = typeof one === 'string' ? restore(one) : one;
+  }
+  return { values, positionals: parsed.positionals.map(restore) };
+}
+
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout).write(mainHelp());
     return name === undefined ? ExitCode.Usage : ExitCode.Ok;
   }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout.write(`burrow ${AGENT_VERSION}\n`);
+    return ExitCode.Ok;
+  }
   const command = COMMANDS.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr.write(`burrow: unknown command "${name}"; run \`burrow --help\` for the list\n`);
+    const what = name.startsWith('-') ? 'option' : 'command';
+    io.stderr.write(`burrow: unknown ${what} "${printable(name, 64)}"; run \`burrow --help\` for the list\n`);
     return ExitCode.Usage;
   }
-  // Device ids are 16 base64url characters and may begin with '-' (`burrow devices` prints them), so one typed
-  // as printed must not be read as an option: such tokens travel as positionals (unless they name an option).
-  const known = new Set(Object.keys(command.options).map((o) => `--${o}`));
-  const ids: string[] = [];
-  const args = rest.map((a) => {
-    if (!ID_STARTING_WITH_DASH.test(a) || known.has(a.split('=')[0]!)) return a;
-    ids.push(a);
-    return `${ID_PLACEHOLDER}${ids.length - 1}`;
-  });
-  let parsed: ReturnType<typeof parseArgs>;
+  let parsed: ParsedArgs;
   try {
-    parsed = parseArgs({
-      args,
-      options: { ...command.options, help: { type: 'boolean', short: 'h', default: false } },
-      allowPositionals: true,
-      strict: true,
-    });
+    parsed = parseCommandArgs(command, rest);
   } catch (err) {
     io.stderr.write(`burrow ${name}: ${(err as Error).message}\nUsage: ${command.usage}\n`);
     return ExitCode.Usage;
   }
-  parsed.positionals = parsed.positionals.map((p) =>
-    p.startsWith(ID_PLACEHOLDER) ? ids[Number(p.slice(ID_PLACEHOLDER.length))]! : p,
-  );
   if (parsed.values.help) {
     io.stdout.write(commandHelp(command));
     return ExitCode.Ok;
   }
   const [min, max] = command.positionals;
   if (parsed.positionals.length < min || parsed.positionals.length > max) {
-    io.stderr.write(`burrow ${name}: wrong number of arguments\nUsage: ${command.usage}\n`);
+    const n = parsed.positionals.length;
+    const why = n < min ? 'missing an argument' : `too many arguments (${n})`;
+    io.stderr.write(`burrow ${name}: ${why}\nUsage: ${command.usage}\n`);
     return ExitCode.Usage;
   }
   try {
-    return await command.run({
-      values: parsed.values as Record<string, string | boolean | undefined>,
-      positionals: parsed.positionals,
-      io,
-    });
+    return await command.run({ values: parsed.values, positionals: parsed.positionals, io });
   } catch (err) {
     const e = err instanceof CliError ? err : new CliError(ExitCode.Failure, (err as Error).message);
-    io.stderr.write(`burrow ${name}: ${e.message}\n`);
+    // A message may quote the relay, a phone or a session: shown, never interpreted, and on one line, so a
+    // message cannot fake a prompt or another line of output (printable.ts).
+    io.stderr.write(`burrow ${name}: ${printable(e.message)}\n`);
     return e.exitCode;
   }
 }
@@ -112,7 +159,9 @@ export function run(): void {
       setImmediate(() => process.exit(code));
     },
     (err: unknown) => {
-      process.stderr.write(`burrow: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+      process.stderr.write(
+        `burrow: unexpected error: ${printableLines((err as Error).stack ?? String(err))}\n`,
+      );
       process.exit(ExitCode.Failure);
     },
   );

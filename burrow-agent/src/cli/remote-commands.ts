@@ -17,6 +17,7 @@ import { ensureOwnerOnlyDir } from '../state/state-dir.js';
 import type { Command, Invocation } from './commands.js';
 import { asCliError, connectDaemon, stateDirOf } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
+import { printable, printableJson } from './printable.js';
 
 const json = { json: { type: 'boolean', default: false } } as const;
 
@@ -138,7 +139,12 @@ export const REMOTE_COMMANDS: readonly Command[] = [
         client?.close();
       }
       const via = client !== null ? 'the daemon is connecting now' : 'start the daemon to connect';
-      print(inv)(inv.values.json ? JSON.stringify(r) : `Enrolled at ${r.relayUrl} as ${r.burrowId}; ${via}.`);
+      // The id comes from the relay: shown, never interpreted (printable.ts).
+      print(inv)(
+        inv.values.json
+          ? printableJson(r)
+          : `Enrolled at ${printable(r.relayUrl, 256)} as ${printable(r.burrowId, 64)}; ${via}.`,
+      );
       return ExitCode.Ok;
     },
   },
@@ -180,7 +186,7 @@ export const REMOTE_COMMANDS: readonly Command[] = [
               relayError: string | null;
             };
             if (r.relayError !== null && r.devices.length > 0 && !inv.values.json)
-              inv.io.stderr.write(`burrow devices: push state unknown: ${r.relayError}\n`);
+              inv.io.stderr.write(`burrow devices: push state unknown: ${printable(r.relayError, 512)}\n`);
             return r.devices;
           },
           revokeDevice: async (deviceId: string) =>
@@ -207,14 +213,14 @@ export const REMOTE_COMMANDS: readonly Command[] = [
       if (inv.positionals[0] !== 'test')
         throw new CliError(ExitCode.Usage, 'usage: burrow push test [--json]');
       const r = (await withDaemon(inv, (c) => c.request('push-test', {}))) as PushTestResult;
-      if (inv.values.json) print(inv)(JSON.stringify(r));
+      if (inv.values.json) print(inv)(printableJson(r));
       else {
         const extra = [
           r.outcome === 'partial' || r.outcome === 'zero_delivered'
             ? `${r.delivered} of ${r.targets} delivered`
             : '',
           r.gone > 0 ? `${r.gone} subscription(s) gone` : '',
-          r.relayError ? `relay: ${r.relayError}` : '',
+          r.relayError ? `relay: ${printable(r.relayError, 512)}` : '',
         ].filter((x) => x !== '');
         print(inv)([PUSH_WORDS[r.outcome], ...extra].join('\n'));
       }

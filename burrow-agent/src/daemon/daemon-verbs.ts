@@ -7,7 +7,7 @@
 import type { AlertVerb } from '../attention/alert-manager.js';
 import type { AwaitCause } from '../attention/awaits.js';
 import type { SessionAlertView } from '../attention/engine.js';
-import type { AlertSettings } from '../attention/settings.js';
+import { ALERT_SETTINGS_RANGES, type AlertSettings } from '../attention/settings.js';
 import type { DeviceRowResult, Params } from '../control/control-messages.js';
 import type { DaemonVerbs } from '../control/daemon-verbs.js';
 import type { PushSendReport } from '../push/push-sender.js';
@@ -63,6 +63,12 @@ function settingsPatch(current: AlertSettings, key: string, value: boolean | num
     throw new RangeError(`unknown setting ${JSON.stringify(key)}; see \`burrow settings\``);
   const now = current[key as keyof AlertSettings];
   if (typeof now !== typeof value) throw new TypeError(`${key} takes a ${typeof now}`);
+  // Out of range is refused with the range (issue 17 item 6), not silently clamped as a file read is.
+  const range = Object.hasOwn(ALERT_SETTINGS_RANGES, key)
+    ? ALERT_SETTINGS_RANGES[key as keyof typeof ALERT_SETTINGS_RANGES]
+    : undefined;
+  if (range !== undefined && typeof value === 'number' && !(value >= range.min && value <= range.max))
+    throw new RangeError(`${key} must be ${range.min}…${range.max} (milliseconds), not ${value}`);
   return { [key]: value };
 }
 

@@ -34,7 +34,34 @@ export function pairingLink(p: PairingLinkParams): string {
   return `${p.relayUrl.replace(/\/+$/, '')}/#pair=${encodeBase64url(out)}`;
 }
 
-/** The link as a QR code for a terminal (half-height blocks, so it fits an 80×24 screen). */
-export function pairingQr(link: string): Promise<string> {
-  return QRCode.toString(link, { type: 'terminal', small: true, errorCorrectionLevel: 'L' });
+/** Light modules around the code: ISO/IEC 18004 asks for a quiet zone 4 modules wide on every side. */
+export const QR_QUIET_ZONE_MODULES = 4;
+/** Dark modules on a light background whatever the terminal's colours (SGR 47 / 30), reset after each line. */
+const QR_LINE_START = '\x1b[47m\x1b[30m';
+const QR_LINE_END = '\x1b[0m';
+/** Two modules (top, bottom) per character cell: half blocks, so the code fits a terminal. */
+const HALF_BLOCKS = [' ', '▄', '▀', '█'] as const; // index: top dark ×2 + bottom dark
+
+/**
+ * The link as a QR code for a terminal, with the full 4-module quiet zone. Drawn here rather than by
+ * qrcode's own `terminal` renderer, whose small (half-block) form draws a 1-module quiet zone that many phone
+ * cameras do not lock on to; its full-size form would not fit an 80×24 screen.
+ */
+export function pairingQrText(link: string): string {
+  const modules = QRCode.create(link, { errorCorrectionLevel: 'L' }).modules;
+  const n = modules.size;
+  const q = QR_QUIET_ZONE_MODULES;
+  const dark = (x: number, y: number) => x >= 0 && y >= 0 && x < n && y < n && Boolean(modules.get(y, x));
+  const lines: string[] = [];
+  for (let y = -q; y < n + q; y += 2) {
+    let line = QR_LINE_START;
+    for (let x = -q; x < n + q; x++) line += HALF_BLOCKS[(dark(x, y) ? 2 : 0) + (dark(x, y + 1) ? 1 : 0)];
+    lines.push(line + QR_LINE_END);
+  }
+  return lines.join('\n');
+}
+
+/** `pairingQrText` for callers that await it (the daemon's pairing offer). */
+export async function pairingQr(link: string): Promise<string> {
+  return pairingQrText(link);
 }

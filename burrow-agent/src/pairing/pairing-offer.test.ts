@@ -1,5 +1,6 @@
+import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { pairingLink, pairingQr } from './pairing-link.js';
+import { pairingLink, pairingQr, pairingQrText, QR_QUIET_ZONE_MODULES } from './pairing-link.js';
 import { DEFAULT_PAIRING_TTL_MS, PairingOffers } from './pairing-offer.js';
 
 describe('PairingOffers', () => {
@@ -49,5 +50,31 @@ describe('pairingLink', () => {
     expect(fragment).toMatch(/^pair=[A-Za-z0-9_-]+$/);
     expect(Buffer.from(fragment!.slice(5), 'base64url').includes(Buffer.from(secret))).toBe(true);
     expect(await pairingQr(link)).toMatch(/[▀▄█]/);
+  });
+
+  it('draws the QR with a 4-module quiet zone, every module as QRCode.create made it', () => {
+    const link = `http://127.0.0.1:8787/#pair=${'A'.repeat(119)}`;
+    const text = pairingQrText(link);
+    const rows = text.split('\n').map((l) => [...l.replace(/\x1b\[[0-9;]*m/g, '')]);
+    const modules = QRCode.create(link, { errorCorrectionLevel: 'L' }).modules;
+    const n = modules.size;
+    const q = QR_QUIET_ZONE_MODULES;
+    expect(q).toBe(4);
+    // Back to modules: each character is a top and a bottom module.
+    const dark = (x: number, y: number) => {
+      const ch = rows[Math.floor(y / 2)]![x]!;
+      return y % 2 === 0 ? ch === '▀' || ch === '█' : ch === '▄' || ch === '█';
+    };
+    expect(rows.every((r) => r.length === n + 2 * q)).toBe(true);
+    expect(rows.length).toBe(Math.ceil((n + 2 * q) / 2));
+    for (let y = 0; y < n + 2 * q; y++)
+      for (let x = 0; x < n + 2 * q; x++) {
+        const inside = x >= q && y >= q && x < n + q && y < n + q;
+        expect(dark(x, y), `module ${x},${y}`).toBe(inside && Boolean(modules.get(y - q, x - q)));
+      }
+    // Dark on light whatever the terminal's colours, reset at the end of every line.
+    expect(text.split('\n').every((l) => l.startsWith('\x1b[47m\x1b[30m') && l.endsWith('\x1b[0m'))).toBe(
+      true,
+    );
   });
 });

@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { devicesCommand, revokeCommand } from './devices-command.js';
 import { type PairingPort, pairCommand } from './pair-command.js';
 
-function pairPort(request: { code: string; label: string; platform: string }) {
+function pairPort(
+  request: { code: string; label: string; platform: string },
+  link = 'https://relay.example/#pair=AQ',
+) {
   const answers: boolean[] = [];
   let cancelled = 0;
+  const expiresAt = Date.now() + 60_000;
   const port: PairingPort = {
     async startPairing({ approve, done }) {
       setTimeout(async () => {
@@ -16,13 +20,13 @@ function pairPort(request: { code: string; label: string; platform: string }) {
             : { outcome: 'declined', message: 'declined' },
         );
       }, 5);
-      return { link: 'https://relay.example/#pair=AQ', qr: '[qr]', expiresAt: Date.now() + 60_000 };
+      return { link, qr: '[qr]', expiresAt };
     },
     cancelPairing() {
       cancelled++;
     },
   };
-  return { port, answers, cancelled: () => cancelled };
+  return { port, answers, cancelled: () => cancelled, expiresAt: () => expiresAt };
 }
 
 describe('pairCommand', () => {
@@ -38,7 +42,29 @@ describe('pairCommand', () => {
     expect(status).toBe(0);
     expect(out).toContain('https://relay.example/#pair=AQ');
     expect(out.join('\n')).toContain('Code: 123456');
-    expect(out.join('\n')).not.toContain('\u001b');
+    // The QR is the only thing drawn with escapes (its colours); the phone's label is shown, not interpreted.
+    const qr = out.filter((s) => s.startsWith('\u001b[47m'));
+    expect(qr).toHaveLength(1);
+    expect(out.filter((s) => !qr.includes(s)).join('\n')).not.toContain('\u001b');
+    expect(out.join('\n')).toContain('"Ana\\x1b[31m phone"');
+    expect(out).toContain(
+      'Open this link on your phone, or scan the QR code (it works once, until ' +
+        `${new Date(p.expiresAt()).toLocaleTimeString()}):`,
+    );
+  });
+
+  it('says that a loopback link opens only on this computer, and how a real phone pairs', async () => {
+    const out: string[] = [];
+    const p = pairPort({ code: '123456', label: 'x', platform: '' }, 'http://127.0.0.1:8787/#pair=AQ');
+    await pairCommand({ label: null, yes: true }, p.port, {
+      print: (s) => out.push(s),
+      confirm: async () => true,
+    });
+    const text = out.join('\n');
+    expect(text).toContain('This link points at 127.0.0.1:8787, which only this computer can reach');
+    expect(text).toContain('A phone cannot open it');
+    expect(text).toContain('README "Pair a real phone"');
+    expect(text).not.toContain('Open this link on your phone');
   });
 
   it('asks y/N and a no declines', async () => {

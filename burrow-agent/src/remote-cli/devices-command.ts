@@ -2,6 +2,7 @@
  * `burrow devices [--json]` and `burrow devices revoke <id>` (DESIGN §2, §6). `port` reaches the daemon's
  * RemoteService (revocation must close live connections, which only the daemon holds).
  */
+import { printable, printableJson } from '../cli/printable.js';
 import type { DeviceView } from '../devices/device-registry.js';
 
 /** A paired device as listed; the push fields come from the relay's delivery list (null: not asked / unknown). */
@@ -33,7 +34,7 @@ export async function devicesCommand(
   const devices = await port.listDevices();
   if (args.json) {
     print(
-      JSON.stringify(
+      printableJson(
         devices.map((d) => ({
           deviceId: d.deviceId,
           label: d.label,
@@ -53,7 +54,8 @@ export async function devicesCommand(
   }
   print(`${'ID'.padEnd(18)}${'LABEL'.padEnd(26)}${'PAIRED'.padEnd(18)}${'PUSH'.padEnd(24)}LAST SEEN`);
   for (const d of devices) {
-    const label = d.label.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 24);
+    // The label comes from the phone: shown, never interpreted (printable.ts), cut to the column.
+    const label = printable(d.label, 24).slice(0, 24);
     print(
       `${d.deviceId.padEnd(18)}${label.padEnd(26)}${when(d.pairedAt).padEnd(18)}${pushColumn(d).padEnd(24)}${d.connected ? 'connected now' : when(d.lastSeenAt)}`,
     );

@@ -173,6 +173,27 @@ describe('ApiConnection liveness (issue 8: a phone cut off without a close)', ()
   });
 });
 
+describe('ApiConnection directory on list changes (issue 17 item 7)', () => {
+  it('a session that prints nothing reaches the phone when the list changes, not at the next refresh', () => {
+    vi.useFakeTimers();
+    try {
+      const c = connection();
+      // What RemoteService wires for every live phone (RemoteEndpoint.listChanged).
+      const off = c.registry.onListChange(() => c.api.listChanged());
+      c.api.receive(hello);
+      const s = c.registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'], name: 'quiet' });
+      // No timer has run: the upsert came from the list change itself.
+      expect(c.sent.filter((m) => m.type === 'directory-upsert').map((m) => m.entry.id)).toEqual([s.id]);
+      c.registry.rename(s.id, 'still-quiet');
+      expect(c.sent.at(-1)).toMatchObject({ type: 'directory-upsert', entry: { name: 'still-quiet' } });
+      off();
+      c.api.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('ApiConnection', () => {
   it('requires hello first, then answers with hello and the directory', () => {
     const a = connection();

@@ -495,6 +495,16 @@ export class ApiConnection {
   }
 
   /**
+   * The registry's list changed (a session created, renamed, exited or removed): send the difference now.
+   * Creating a session announces no activity the subscription above hears in time — its `spawn` fires while
+   * the session is still being added — so without this a session made with `burrow new` that prints nothing
+   * reached the phone only with the next periodic refresh, up to DIRECTORY_REFRESH_MS later (issue 17 item 7).
+   */
+  listChanged(): void {
+    this.#diffDirectory();
+  }
+
+  /**
    * Sends upserts for changed entries and removes for vanished ones. Event-driven calls (every keystroke and
    * output chunk fires one) ignore `lastActivityAt` / `outputOffset` alone: sending an upsert for them would
    * put an extra encrypt-and-send in front of every echoed keystroke. The periodic refresh

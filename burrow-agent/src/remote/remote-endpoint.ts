@@ -117,6 +117,11 @@ export class RemoteEndpoint {
     this.#o = options;
   }
 
+  /** The session list changed: every live phone gets the directory difference at once. */
+  listChanged(): void {
+    for (const c of this.#conns.values()) if (c.state === 'live') c.api.listChanged();
+  }
+
   /** Live connections per device (for `burrow devices` and revocation). */
   liveDevices(): string[] {
     return [...this.#conns.values()].flatMap((c) => (c.state === 'live' ? [c.deviceId] : []));

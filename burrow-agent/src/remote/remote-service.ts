@@ -70,6 +70,7 @@ export class RemoteService {
   #approver: PairApprover | null = null;
   #pairingDone: ((r: PairingResult) => void) | null = null;
   #sender: PushSender | null = null;
+  #offListChange: (() => void) | null = null;
   readonly #pushSeq: PushSeqStore;
   /** Pushes go through here (the attention host's push-due hook, `burrow push test`, the remote API). */
   readonly push: PushDispatch;
@@ -137,6 +138,8 @@ export class RemoteService {
       ...(this.#o.alarms !== undefined ? { settings: this.#settingsPort(this.#o.alarms) } : {}),
     });
     this.#endpoint = endpoint;
+    // One registry listener for every phone (the registry bounds its list listeners, MAX_LIST_LISTENERS).
+    this.#offListChange = this.#o.registry.onListChange(() => endpoint.listChanged());
     this.#link = new RelayLink({
       relayUrl: e.relayUrl,
       burrowId: e.burrowId,
@@ -151,6 +154,8 @@ export class RemoteService {
   }
 
   stop(): void {
+    this.#offListChange?.();
+    this.#offListChange = null;
     this.#endpoint?.closeAll(CloseCode.SHUTTING_DOWN);
     this.#link?.stop();
     this.#link = null;

@@ -65,6 +65,8 @@ export interface PocketConnection {
   create(options: CreateOptions): Promise<string>;
   rename(sessionId: string, name: string): Promise<void>;
   kill(sessionId: string): Promise<void>;
+  /** Removes an ended session from the Burrow's list (refused for a running one); absent where not offered. */
+  clear?(sessionId: string): Promise<void>;
   /** Asks the Burrow to drop this phone from its ACL (`forget-me`); absent until the core offers it. */
   forgetMe?(): Promise<void>;
   /** Asks the Burrow for a test push to its devices (`push-test`); absent in connections that cannot. */

@@ -8,7 +8,7 @@ import { connectionLine } from './connection-text.js';
 import { NewSessionForm } from './NewSessionForm.js';
 import { RenameForm } from './RenameForm.js';
 import { SessionRow } from './SessionRow.js';
-import { restartArgv } from './session-text.js';
+import { endedSessions, restartArgv } from './session-text.js';
 
 export interface BurrowSectionProps {
   readonly burrow: PairedBurrow;
@@ -45,8 +45,21 @@ export function BurrowSection(props: BurrowSectionProps) {
   const line = connectionLine(conn.status, Math.max(nowMs, tick), burrow.revoked, online);
   const connected = conn.status.kind === 'connected' && !burrow.revoked;
   const sessions = sortedSessions(conn.sessions);
+  const ended = endedSessions(sessions);
+  const [clearing, setClearing] = useState(false);
   const fail = (what: string) => (e: unknown) =>
     onError(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+  /** "Clear ended sessions": every ended one removed from the Burrow's list in one tap (issue 17 item 7). */
+  const clearEnded = () => {
+    // `clear` refuses a session that is running again by then; without it, `kill` of an ended one removes it.
+    const remove = (id: string) => (conn.clear ? conn.clear(id) : conn.kill(id));
+    setClearing(true);
+    void Promise.allSettled(ended.map((e) => remove(e.id))).then((results) => {
+      setClearing(false);
+      const failed = results.filter((r) => r.status === 'rejected').length;
+      if (failed > 0) onError(`Could not clear ${failed} of ${results.length} ended sessions`);
+    });
+  };
   const create = (options: CreateOptions) => {
     // Open by id: the `created` answer can arrive before the directory entry does.
     conn.create(options).then((id) => onOpen(burrow, id), fail('Could not start the session'));
@@ -152,6 +165,11 @@ export function BurrowSection(props: BurrowSectionProps) {
             />
           ))}
         </ul>
+      )}
+      {ended.length > 0 && (
+        <button type="button" className="clear-ended" disabled={!connected || clearing} onClick={clearEnded}>
+          Clear ended sessions ({ended.length})
+        </button>
       )}
       {mode === 'new' ? (
         <NewSessionForm

@@ -3,6 +3,8 @@ import type { CreateOptions } from '../app/connection-port.js';
 
 /** Longest command line typed here (protocol's MAX_ARG_CHARS bounds a single argv entry). */
 const MAX_COMMAND_INPUT_CHARS = 4096;
+/** Longest name typed here: the Burrow's own bound on a session name (code points, session-id.ts). */
+const MAX_NAME_INPUT_CHARS = 64;
 
 export interface NewSessionFormProps {
   readonly cols: number;
@@ -11,8 +13,12 @@ export interface NewSessionFormProps {
   onCancel(): void;
 }
 
-/** Start a shell, or a command through the login shell (so PATH and aliases are the owner's). */
+/**
+ * Start a shell, or a command through the login shell (so PATH and aliases are the owner's), with a name of
+ * the owner's choosing (empty: the Burrow names it after the command).
+ */
 export function NewSessionForm({ cols, rows, onCreate, onCancel }: NewSessionFormProps) {
+  const [name, setName] = useState('');
   const [command, setCommand] = useState('');
   const [cwd, setCwd] = useState('');
   return (
@@ -24,12 +30,24 @@ export function NewSessionForm({ cols, rows, onCreate, onCancel }: NewSessionFor
         onCreate({
           argv: cmd === '' ? null : ['/bin/sh', '-lc', cmd],
           cwd: cwd.trim() === '' ? null : cwd.trim(),
-          name: null,
+          name: name.trim() === '' ? null : name.trim(),
           cols,
           rows,
         });
       }}
     >
+      <label>
+        Name <span className="hint">(empty: after the command)</span>
+        <input
+          value={name}
+          maxLength={MAX_NAME_INPUT_CHARS}
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          placeholder="build"
+          onChange={(e) => setName(e.target.value)}
+        />
+      </label>
       <label>
         Command <span className="hint">(empty: a shell)</span>
         <input

@@ -1,7 +1,7 @@
 import type { SessionEntry } from '@burrow/protocol';
 import { useState } from 'react';
 import { RenameForm } from './RenameForm.js';
-import { agoText, exitText, previewText, rowLabel } from './session-text.js';
+import { agoText, exitText, exitTone, previewText, rowLabel } from './session-text.js';
 
 export interface SessionRowProps {
   readonly entry: SessionEntry;
@@ -70,7 +70,7 @@ export function SessionRow({
             {entry.cwd}
           </span>
         )}
-        {exit !== null && <span className="session-exit">{exit}</span>}
+        {exit !== null && <span className={`session-exit exit-${exitTone(entry)}`}>{exit}</span>}
       </button>
       <div className="session-actions">
         {mode === 'idle' && (

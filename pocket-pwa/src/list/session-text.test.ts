@@ -5,7 +5,15 @@
  */
 import type { SessionEntry } from '@burrow/protocol';
 import { describe, expect, it } from 'vitest';
-import { DIED_WITH_BURROW_TEXT, diedWithBurrow, exitText, rowLabel } from './session-text.js';
+import { goneHow, goneText } from '../terminal/gone-session.js';
+import {
+  DIED_WITH_BURROW_TEXT,
+  diedWithBurrow,
+  endedSessions,
+  exitText,
+  exitTone,
+  rowLabel,
+} from './session-text.js';
 
 const entry = (over: Partial<SessionEntry>): SessionEntry => ({
   id: 'abcdefgh',
@@ -47,5 +55,33 @@ describe('exitText / diedWithBurrow', () => {
     expect(exitText(died)).toBe(DIED_WITH_BURROW_TEXT);
     expect(diedWithBurrow(died)).toBe(true);
     expect(rowLabel(died)).toBe(`build, to do, ${DIED_WITH_BURROW_TEXT}`);
+  });
+});
+
+describe('issue 17: how an ended or vanished session is shown', () => {
+  it('exit 0 is no alarm; a code or a signal is; dying with the Burrow is neither', () => {
+    expect(exitTone(entry({ exited: true, exitCode: 0 }))).toBe('ok');
+    expect(exitTone(entry({ exited: true, exitCode: 3 }))).toBe('failed');
+    expect(exitTone(entry({ exited: true, exitCode: 130 }))).toBe('failed');
+    expect(exitTone(entry({ exited: true, exitCode: null }))).toBe('unknown');
+    expect(exitTone(entry({ exited: false }))).toBe('unknown');
+  });
+
+  it('"Clear ended sessions" takes the ended ones only', () => {
+    const list = [
+      entry({ id: 'a' }),
+      entry({ id: 'b', exited: true, exitCode: 0 }),
+      entry({ id: 'c', exited: true }),
+    ];
+    expect(endedSessions(list).map((e) => e.id)).toEqual(['b', 'c']);
+  });
+
+  it('a session gone from the directory was killed (it ran), removed (it had ended) or never existed', () => {
+    expect(goneHow(entry({ exited: false }))).toBe('killed');
+    expect(goneHow(entry({ exited: true, exitCode: 0 }))).toBe('removed');
+    expect(goneHow(undefined)).toBe('missing');
+    expect(goneText('killed', 'build', 'desk')).toBe('“build” was killed on desk. Its program has stopped.');
+    expect(goneText('removed', 'build', 'desk')).toBe('“build” was removed from the list on desk.');
+    expect(goneText('missing', null, 'desk')).toBe('This session does not exist on desk any more.');
   });
 });

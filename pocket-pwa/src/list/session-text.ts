@@ -37,6 +37,21 @@ export function exitText(entry: SessionEntry): string | null {
 
 export const DIED_WITH_BURROW_TEXT = 'ended when Burrow restarted';
 
+/**
+ * How an ended session's line is coloured (issue 17 item 7): exit 0 is a program that finished as asked —
+ * not an alarm, so not the "down" red; a non-zero code or a signal is a failure; dying with the Burrow is
+ * neither. The words say it too (exitText), colour only repeats them.
+ */
+export function exitTone(entry: SessionEntry): 'ok' | 'failed' | 'unknown' {
+  if (!entry.exited || entry.exitCode === null) return 'unknown';
+  return entry.exitCode === 0 ? 'ok' : 'failed';
+}
+
+/** Ended sessions, which "Clear ended sessions" removes in one action. */
+export function endedSessions(entries: Iterable<SessionEntry>): SessionEntry[] {
+  return [...entries].filter((e) => e.exited);
+}
+
 /** An ended session the Burrow brought back from its previous run (see exitText): nothing to attach to. */
 export function diedWithBurrow(entry: SessionEntry): boolean {
   return entry.exited && entry.exitCode === null;

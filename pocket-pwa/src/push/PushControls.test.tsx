@@ -112,6 +112,34 @@ describe('PushControls', () => {
     expect(requests).toContain('PUT https://relay.example/v1/burrows/burrow-1/deliveries/d1/subscription');
   });
 
+  it('a failure from an outage is checked again when the Burrow is reachable again (no stale error)', async () => {
+    const board = new PushBoard(env);
+    const first = renderControls(new MemoryConnection(), true, board);
+    fireEvent.click(await screen.findByRole('button', { name: 'Enable notifications' }));
+    await screen.findByText('Notifications: on');
+    first.unmount();
+    // The next open happens offline, with the subscription gone: the re-registration cannot reach the relay.
+    subscription = null;
+    const online = env.fetch;
+    env = { ...env, fetch: async () => Promise.reject(new TypeError('Failed to fetch')) };
+    const offlineBoard = new PushBoard(env);
+    const view = renderControls(new MemoryConnection(), false, offlineBoard);
+    await screen.findByText('Notifications: could not be set up — Failed to fetch');
+    // Back: the same board, the connection up again.
+    (env as { fetch: PushEnvironment['fetch'] }).fetch = online;
+    view.rerender(
+      <PushControls
+        pairing={PAIRING}
+        name="desk"
+        board={offlineBoard}
+        connection={new MemoryConnection()}
+        connected
+      />,
+    );
+    await screen.findByText('Notifications: on');
+    expect(screen.queryByText(/Failed to fetch/)).toBeNull();
+  });
+
   it('says "blocked" and offers no switch when the browser denied notifications', async () => {
     perm = 'denied';
     renderControls();

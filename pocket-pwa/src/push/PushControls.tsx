@@ -24,6 +24,14 @@ export function PushControls({ pairing, name, board, connection, connected }: Pu
   const [testText, setTestText] = useState<string | null>(null);
 
   useEffect(() => board.check(pairing), [board, pairing]);
+  // Back in touch with the Burrow (and so with the relay): a failure from the outage is checked again, and a
+  // failed test push's words go (issue 17 item 7: no stale "Failed to fetch" after a reconnect).
+  const failed = state?.kind === 'failed';
+  useEffect(() => {
+    if (!connected) return;
+    if (failed) board.recheckFailed(pairing);
+    setTestText((t) => (t?.startsWith('Test push failed') ? null : t));
+  }, [connected, failed, board, pairing]);
 
   const run = (action: (p: PairingRecord) => Promise<void>) => {
     setBusy(true);

@@ -17,6 +17,7 @@ import {
 export class PushBoard {
   readonly #states = new Map<string, PushState>();
   readonly #checked = new Set<string>();
+  readonly #rechecking = new Set<string>();
   readonly #listeners = new Set<() => void>();
   #version = 0;
 
@@ -38,6 +39,17 @@ export class PushBoard {
     if (this.#checked.has(pairing.burrowId)) return;
     this.#checked.add(pairing.burrowId);
     void this.#run(pairing, checkPush);
+  }
+
+  /**
+   * Checks again a Burrow whose last check or switch failed ("Failed to fetch" while the relay was out of
+   * reach): called when its connection is back, so a stale error does not outlive the outage (issue 17 item 7).
+   */
+  recheckFailed(pairing: PairingRecord): void {
+    if (this.#states.get(pairing.burrowId)?.kind !== 'failed' || this.#rechecking.has(pairing.burrowId))
+      return;
+    this.#rechecking.add(pairing.burrowId);
+    void this.#run(pairing, checkPush).finally(() => this.#rechecking.delete(pairing.burrowId));
   }
 
   /** From the owner's tap (it may prompt for permission). */

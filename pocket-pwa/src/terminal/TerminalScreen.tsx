@@ -4,10 +4,10 @@
  * and the core re-attaches from the last offset after a reconnect. Lazy-loaded: xterm is most of the app's JS.
  */
 import '@xterm/xterm/css/xterm.css';
-import { MAX_HISTORY_LINES } from '@burrow/protocol';
+import { ErrorCode, MAX_HISTORY_LINES, type SessionEntry } from '@burrow/protocol';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { PairedBurrow } from '../app/burrow-hub.js';
 import type { TerminalLink } from '../app/connection-port.js';
 import { HistoryRegion } from '../history/HistoryRegion.js';
@@ -20,6 +20,7 @@ import {
 } from '../history/history-pager.js';
 import { CompositionInput } from './CompositionInput.js';
 import { bridgeTerminalStyles } from './csp-style-bridge.js';
+import { type GoneHow, goneHow, goneText } from './gone-session.js';
 import { InputRouter } from './input-router.js';
 import { KeyBar } from './KeyBar.js';
 import { fitTerminal } from './stable-fit.js';
@@ -55,8 +56,34 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
   const [historyOpen, setHistoryOpen] = useState(false);
   const pagerRef = useRef<PagerState | null>(null);
   const historyOpenRef = useRef(false);
+  const selectionRef = useRef<HTMLPreElement>(null);
+  const [selectionBox, setSelectionBox] = useState<{ top: number; height: number } | null>(null);
   const conn = burrow.connection;
   const entry = conn.sessions.get(sessionId);
+  // The last entry seen, so a session that leaves the directory keeps its name and says how it went.
+  const lastEntry = useRef<SessionEntry | undefined>(entry);
+  if (entry !== undefined) lastEntry.current = entry;
+  const [gone, setGone] = useState<GoneHow | null>(null);
+  const goneRef = useRef(false);
+  goneRef.current = gone !== null;
+
+  // The directory is the truth once it has arrived (R-ATTACH-7: a removed session gets no more output). A
+  // session this screen has seen and the directory no longer holds is gone; one never seen is judged missing
+  // only when the Burrow refuses to attach it (a session just created may reach the directory after it opens).
+  useEffect(() => {
+    const judge = (refused: boolean) => {
+      const now = conn.sessions.get(sessionId);
+      if (now !== undefined) {
+        lastEntry.current = now;
+        setGone(null);
+      } else if (lastEntry.current !== undefined || refused) setGone(goneHow(lastEntry.current));
+    };
+    if (conn.status.kind === 'connected') judge(false);
+    return conn.subscribe((e) => {
+      if (e.type === 'directory') judge(false);
+      else if (e.type === 'error' && e.code === ErrorCode.UNKNOWN_SESSION) judge(true);
+    });
+  }, [conn, sessionId]);
 
   const updatePager = useCallback((next: PagerState) => {
     pagerRef.current = next;
@@ -125,8 +152,16 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       },
     );
     linkRef.current = link;
+    // Typing into a session that is gone would go nowhere, silently: dropped here, and the screen says why.
     const router = new InputRouter(
-      { user: (d) => link.input(d), reply: (d) => link.reply(encoder.encode(d)) },
+      {
+        user: (d) => {
+          if (!goneRef.current) link.input(d);
+        },
+        reply: (d) => {
+          if (!goneRef.current) link.reply(encoder.encode(d));
+        },
+      },
       () => term.modes.applicationCursorKeysMode,
       () => term.modes.bracketedPasteMode,
     );
@@ -203,14 +238,22 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
 
   const openSelection = () => {
     const term = termRef.current;
-    if (!term) return;
+    const el = host.current;
+    if (!term || !el) return;
     const buf = term.buffer.active;
     const lines: string[] = [];
     for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
+    // Exactly over the terminal (issue 17 item 7), wherever the status line or history put it.
+    setSelectionBox({ top: el.offsetTop, height: el.offsetHeight });
     setSelectText(lines.join('\n').replace(/\n+$/, ''));
   };
+  // Select mode opens where the terminal is: at the bottom of the buffer, the latest output in view.
+  useLayoutEffect(() => {
+    const pre = selectionRef.current;
+    if (selectText !== null && pre !== null) pre.scrollTop = pre.scrollHeight;
+  }, [selectText]);
 
-  const title = entry?.name ?? 'Session';
+  const title = entry?.name ?? lastEntry.current?.name ?? 'Session';
   return (
     <main className="terminal-screen" aria-label={`Terminal: ${title}`}>
       <header className="term-head">
@@ -226,7 +269,7 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
         </button>
       </header>
       {/* Offline is said once, by the app's banner above; this line is for the Burrow's side. */}
-      {online && (conn.status.kind !== 'connected' || entry?.exited) && (
+      {gone === null && online && (conn.status.kind !== 'connected' || entry?.exited) && (
         <p className="term-status" role="status">
           {entry?.exited ? 'this session has exited' : conn.statusText}
         </p>
@@ -236,8 +279,15 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       )}
       <div className="term-host" ref={host} data-painted={painted ? 'yes' : 'no'} />
       {selectText !== null && (
-        <div className="selection" role="dialog" aria-label="Select text">
-          <pre tabIndex={-1}>{selectText}</pre>
+        <div
+          className="selection"
+          role="dialog"
+          aria-label="Select text"
+          style={selectionBox === null ? undefined : { top: selectionBox.top, height: selectionBox.height }}
+        >
+          <pre ref={selectionRef} tabIndex={-1}>
+            {selectText}
+          </pre>
           <div className="row">
             <button
               type="button"
@@ -255,14 +305,25 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
           </div>
         </div>
       )}
-      <KeyBar
-        modifiers={modifiers}
-        onAction={(a) => {
-          if (a.kind === 'paste') void paste();
-          else routerRef.current?.bar(a);
-        }}
-      />
-      <CompositionInput onSend={(text) => routerRef.current?.composed(text)} />
+      {gone !== null ? (
+        <div className="term-gone" role="alert">
+          <p dir="auto">{goneText(gone, lastEntry.current?.name ?? null, burrow.name)}</p>
+          <button type="button" onClick={onBack}>
+            Back to the list
+          </button>
+        </div>
+      ) : (
+        <>
+          <KeyBar
+            modifiers={modifiers}
+            onAction={(a) => {
+              if (a.kind === 'paste') void paste();
+              else routerRef.current?.bar(a);
+            }}
+          />
+          <CompositionInput onSend={(text) => routerRef.current?.composed(text)} />
+        </>
+      )}
     </main>
   );
 }

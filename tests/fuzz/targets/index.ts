@@ -1,5 +1,6 @@
 /** Every fuzz target, in the order the table lists them. */
 import type { FuzzTarget } from '../fuzz-target.js';
+import { cliPrintableTarget } from './cli-printable.js';
 import { controlFramesTarget } from './control-frames.js';
 import { controlMessagesTarget } from './control-messages.js';
 import { fragmentReassemblyTarget } from './fragment-reassembly.js';
@@ -24,6 +25,7 @@ export const IN_PROCESS_TARGETS = [
   relayRouterTarget,
   handshakeResponderTarget,
   pushEnvelopeTarget,
+  cliPrintableTarget,
 ] as unknown as readonly FuzzTarget<unknown>[];
 
 /** Targets that start real processes (a relay under wrangler dev). */
