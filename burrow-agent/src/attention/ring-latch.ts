@@ -3,9 +3,48 @@
  * uninterrupted ringing interval one episode (id + start). A source joining an active ring joins its episode
  * and may only enrich its detail; the ring emptying ends the episode. `todo` is the reminder a look leaves.
  */
+import type { CommandExit } from './awaits.js';
 import { type ActivityNotification, richer } from './notification.js';
 
 export type RingSource = 'report' | 'watching' | 'exit';
+
+/** Kitty notification ids one ring (or hold) remembers for `p=close`; past this it stops tracking them. */
+export const MAX_REPORT_IDS = 16;
+
+/**
+ * Which reports raised a ring's (or a hold's) report source: kitty OSC 99 ids the program may withdraw with
+ * `p=close`, and whether any report without an id (BEL, OSC 9, OSC 777, progress) joined, which no close can
+ * withdraw (issue 13).
+ */
+export class ReportKeys {
+  readonly ids = new Set<string>();
+  anonymous = false;
+
+  add(id: string | null): void {
+    if (id === null || id === '' || this.ids.size >= MAX_REPORT_IDS) this.anonymous = true;
+    else this.ids.add(id);
+  }
+
+  merge(other: ReportKeys): void {
+    if (other.anonymous) this.anonymous = true;
+    for (const id of other.ids) this.add(id);
+  }
+
+  /** Forgets `id`; true when nothing left could keep the report source. */
+  close(id: string): boolean {
+    return this.ids.delete(id) && this.ids.size === 0 && !this.anonymous;
+  }
+}
+
+/** Where a raised source came from, beyond its detail. */
+export interface RaiseOrigin {
+  /** A report's kitty id ('' or null: none). */
+  readonly reportId?: string | null;
+  /** A held report's ids, carried over when the hold rings. */
+  readonly reports?: ReportKeys;
+  /** The command whose exit this is. */
+  readonly exit?: CommandExit | null;
+}
 
 export interface Ring {
   readonly episodeId: number;
@@ -16,6 +55,10 @@ export interface Ring {
   watchKey: string | null;
   /** Output resumed since the watching source joined (an await then skips that source). */
   outputSinceWatching: boolean;
+  /** The reports behind the report source. */
+  readonly reports: ReportKeys;
+  /** The command whose exit raised the exit source (an await consuming it reports this). */
+  exit: CommandExit | null;
 }
 
 export class RingLatch {
@@ -30,6 +73,7 @@ export class RingLatch {
     now: number,
     nextEpisodeId: () => number,
     watchKey: string | null,
+    origin: RaiseOrigin = {},
   ): boolean {
     const opened = this.ring === null;
     if (this.ring === null) {
@@ -40,6 +84,8 @@ export class RingLatch {
         detail,
         watchKey: null,
         outputSinceWatching: false,
+        reports: new ReportKeys(),
+        exit: null,
       };
     } else {
       this.ring.detail = richer(this.ring.detail, detail);
@@ -49,6 +95,11 @@ export class RingLatch {
       this.ring.watchKey = watchKey;
       this.ring.outputSinceWatching = false;
     }
+    if (source === 'report') {
+      if (origin.reports !== undefined) this.ring.reports.merge(origin.reports);
+      else this.ring.reports.add(origin.reportId ?? null);
+    }
+    if (source === 'exit') this.ring.exit = origin.exit ?? null;
     return opened;
   }
 
@@ -59,6 +110,7 @@ export class RingLatch {
   withdraw(source: RingSource): boolean {
     if (this.ring === null || !this.ring.sources.delete(source)) return false;
     if (source === 'watching') this.ring.watchKey = null;
+    if (source === 'exit') this.ring.exit = null;
     if (this.ring.sources.size === 0) this.ring = null;
     return true;
   }
