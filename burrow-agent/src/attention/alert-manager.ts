@@ -423,7 +423,13 @@ export class AlertManager {
         const exit = source === 'exit' ? (ring.exit ?? NO_EXIT) : NO_EXIT;
         this.#latch.withdraw(source);
         if (source === 'watching') this.#detector.reset();
-        out.push({ type: 'await-resolved', realmId, awaitId: req.awaitId, cause: SIGNAL_OF[source], ...exit });
+        out.push({
+          type: 'await-resolved',
+          realmId,
+          awaitId: req.awaitId,
+          cause: SIGNAL_OF[source],
+          ...exit,
+        });
         return;
       }
     }

@@ -165,7 +165,11 @@ export class AttentionEngine {
    * CMD`): it is the foreground command from now until the PTY exits, keyed and watched like a command typed
    * into an integrated shell, its exit a command exit (issue 13).
    */
-  sessionSpawned(sessionId: string, persisted?: unknown, ownCommand: string | null = null): AttentionEffect[] {
+  sessionSpawned(
+    sessionId: string,
+    persisted?: unknown,
+    ownCommand: string | null = null,
+  ): AttentionEffect[] {
     checkSessionId(sessionId);
     if (ownCommand !== null && typeof ownCommand !== 'string')
       throw new TypeError('ownCommand must be a string or null');

@@ -13,7 +13,13 @@ const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-const ANSI_C: Readonly<Record<string, string>> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\\': '\\\\', "'": "\\'" };
+const ANSI_C: Readonly<Record<string, string>> = {
+  '\n': '\\n',
+  '\t': '\\t',
+  '\r': '\\r',
+  '\\': '\\\\',
+  "'": "\\'",
+};
 
 /**
  * One argument as a shell word: bare when plain, in single quotes otherwise, and as `$'…'` (ANSI-C quoting,
@@ -26,7 +32,9 @@ export function quoteShellWord(word: string): string {
   let out = "$'";
   for (const c of word) {
     const code = c.codePointAt(0)!;
-    out += ANSI_C[c] ?? (code < 0x20 || (code >= 0x7f && code <= 0x9f) ? `\\x${code.toString(16).padStart(2, '0')}` : c);
+    out +=
+      ANSI_C[c] ??
+      (code < 0x20 || (code >= 0x7f && code <= 0x9f) ? `\\x${code.toString(16).padStart(2, '0')}` : c);
   }
   return `${out}'`;
 }

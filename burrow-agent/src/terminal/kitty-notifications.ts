@@ -225,6 +225,7 @@ export class KittyNotifications {
     if (pending.bodyCarry !== '') pending.body.append(Buffer.from(pending.bodyCarry, 'base64'));
     const title = sanitizeText(decodeUtf8(pending.title.view()), NOTIFY_TITLE_MAX_CODE_POINTS);
     const body = sanitizeText(decodeUtf8(pending.body.view()), NOTIFY_BODY_MAX_CODE_POINTS);
-    if (title !== '' || body !== '') events.push({ type: 'notify', source: 'osc99', title, body, id: meta.id });
+    if (title !== '' || body !== '')
+      events.push({ type: 'notify', source: 'osc99', title, body, id: meta.id });
   }
 }

@@ -61,6 +61,8 @@ const CAN = 0x18;
 const SUB = 0x1a;
 const ESC = 0x1b;
 const BEL = 0x07;
+const LF = 0x0a;
+const CR = 0x0d;
 /** U+009C (8-bit ST) in UTF-8 is C2 9C. */
 export const UTF8_C2 = 0xc2;
 export const ST_AFTER_C2 = 0x9c;
@@ -123,11 +125,17 @@ function build(): Uint8Array {
   set(State.CsiIgnore, 0x7f, 0xff, Action.None, State.CsiIgnore);
 
   set(State.OscString, 0x00, 0x1f, Action.None, State.OscString);
+  // Line breaks are kept (xterm.js drops every C0 in an OSC): an OSC 9 message's first line is its title
+  // (osc-dispatch.ts osc9Message), and the sanitizer turns them into spaces everywhere else.
+  set(State.OscString, LF, LF, Action.OscPut, State.OscString);
+  set(State.OscString, CR, CR, Action.OscPut, State.OscString);
   set(State.OscString, BEL, BEL, Action.OscEnd, State.Ground);
   set(State.OscString, 0x20, 0xff, Action.OscPut, State.OscString);
   set(State.OscString, UTF8_C2, UTF8_C2, Action.OscPut, State.OscC2);
 
   set(State.OscC2, 0x00, 0x1f, Action.None, State.OscString);
+  set(State.OscC2, LF, LF, Action.OscPut, State.OscString);
+  set(State.OscC2, CR, CR, Action.OscPut, State.OscString);
   set(State.OscC2, BEL, BEL, Action.OscEnd, State.Ground);
   set(State.OscC2, 0x20, 0xff, Action.OscPut, State.OscString);
   set(State.OscC2, UTF8_C2, UTF8_C2, Action.OscPut, State.OscC2);
