@@ -265,9 +265,16 @@ describe('OSC 99 p=close (issue 13)', () => {
     expect(h.view().ringing).toBe(false);
     const g = createHarness();
     g.event(ask);
-    g.bell();
+    g.notify('and an OSC 9');
     g.event(close);
     expect(g.view().ringing).toBe(true);
+    // A bell beside the request is part of it: it does not keep the ring once the request is withdrawn.
+    const b = createHarness();
+    b.bell();
+    b.event(ask);
+    b.bell();
+    b.event(close);
+    expect(b.view().ringing).toBe(false);
   });
 
   it('withdraws only the report source: an exit that joined keeps ringing', () => {

@@ -28,7 +28,14 @@ import {
 import type { PersistedAlert } from './persistence.js';
 import { ProgressCycle } from './progress-cycle.js';
 import { QuiesceDetector, type QuiesceStatus } from './quiesce-detector.js';
-import { type RaiseOrigin, ReportKeys, type Ring, RingLatch, type RingSource } from './ring-latch.js';
+import {
+  type RaiseOrigin,
+  type ReportKey,
+  ReportKeys,
+  type Ring,
+  RingLatch,
+  type RingSource,
+} from './ring-latch.js';
 import type { AlertSettings } from './settings.js';
 import { ALERT_TIMING } from './timing.js';
 import { commandWatchKey, MAX_COMMAND_LINE_CHARS } from './watch-key.js';
@@ -88,7 +95,7 @@ export interface ManagerDeps {
 type Completion =
   | { readonly kind: 'settle' }
   | { readonly kind: 'finish'; readonly command: CommandWatch; readonly exitCode: number | null }
-  | { readonly kind: 'report'; readonly detail: ActivityNotification; readonly reportId: string | null };
+  | { readonly kind: 'report'; readonly detail: ActivityNotification; readonly reportId: ReportKey };
 
 /** commandExitWatch: the foreground command, shared by WATCHING and command-exit (alert-spec). */
 interface CommandWatch {
@@ -112,6 +119,11 @@ interface Held {
 /** Only these reports wait for quiet under deferAlertsUntilQuiet; a text notification rings at once (issue 13). */
 function deferrable(detail: ActivityNotification): boolean {
   return detail.source === 'bell' || detail.source === 'progress';
+}
+
+/** A deferred report's key: deferral holds only bells and progress ends, which carry no id. */
+function deferredKey(detail: ActivityNotification): ReportKey {
+  return detail.source === 'bell' ? undefined : null;
 }
 
 /** A command watch for `line` (bounded), keyed by commandWatchKey as a shell-integration command is. */
@@ -222,7 +234,7 @@ export class AlertManager {
   terminalEvent(ev: TerminalEvent, now: number, out: ManagerEffect[]): void {
     switch (ev.type) {
       case 'bell':
-        this.#dispatch({ kind: 'report', detail: BELL_NOTIFICATION, reportId: null }, now, out);
+        this.#dispatch({ kind: 'report', detail: BELL_NOTIFICATION, reportId: undefined }, now, out);
         return;
       case 'notify': {
         const title = ev.title.trim() === '' ? null : ev.title;
@@ -493,7 +505,7 @@ export class AlertManager {
     let source: RingSource;
     let detail: ActivityNotification;
     let watchKey: string | null = null;
-    let reportId: string | null = null;
+    let reportId: ReportKey;
     switch (c.kind) {
       case 'settle': {
         const rule = this.#command ? this.#deps.ruleFor(this.#command.key) : null;
@@ -534,14 +546,14 @@ export class AlertManager {
       // A deferred bell or progress end beside it is the same summons: it joins now instead of later.
       const pending = this.#deferred.take();
       this.#raise('report', pending === null ? detail : richer(pending, detail), now, null, { reportId });
-      if (pending !== null && reportId !== null) this.#latch.ring?.reports.add(null);
+      if (pending !== null) this.#latch.ring?.reports.add(deferredKey(pending));
       return;
     }
     if (c.kind === 'finish' && this.#deferred.pending) {
       // Protocol detail enriches the authoritative command-finish ring instead of publishing stale later.
       const pending = this.#deferred.take()!;
       this.#raise('exit', detail, now, null, { exit });
-      this.#raise('report', pending, now, null);
+      this.#raise('report', pending, now, null, { reportId: deferredKey(pending) });
       return;
     }
     this.#raise(source, detail, now, watchKey, { exit });
@@ -562,7 +574,7 @@ export class AlertManager {
     source: RingSource,
     detail: ActivityNotification,
     watchKey: string | null,
-    reportId: string | null,
+    reportId: ReportKey,
     exit: CommandExit | null,
   ): void {
     if (this.#held === null) {
@@ -608,8 +620,8 @@ export class AlertManager {
   #flushDeferred(now: number): void {
     const d = this.#deferred.take();
     if (d === null) return;
-    if (this.#engaged) this.#hold('report', d, null, null, null);
-    else this.#raise('report', d, now, null);
+    if (this.#engaged) this.#hold('report', d, null, deferredKey(d), null);
+    else this.#raise('report', d, now, null, { reportId: deferredKey(d) });
   }
 
   #resolve(list: ReadonlyArray<AwaitResolution>, out: ManagerEffect[]): void {

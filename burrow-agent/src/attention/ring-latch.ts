@@ -12,17 +12,23 @@ export type RingSource = 'report' | 'watching' | 'exit';
 export const MAX_REPORT_IDS = 16;
 
 /**
- * Which reports raised a ring's (or a hold's) report source: kitty OSC 99 ids the program may withdraw with
- * `p=close`, and whether any report without an id (BEL, OSC 9, OSC 777, progress) joined, which no close can
- * withdraw (issue 13).
+ * What a report is keyed by for `p=close`: a kitty OSC 99 id (a non-empty string); null for a report without
+ * one (OSC 9, OSC 777, a progress end, OSC 99 without `i`), which no close can withdraw; undefined for a bare
+ * BEL, which never keeps a report source against a close — a bell beside a request is part of it, and that
+ * must not depend on whether a read split them (issue 13: events in byte order, the same rings however the
+ * stream is cut).
  */
+export type ReportKey = string | null | undefined;
+
+/** Which reports raised a ring's (or a hold's) report source (issue 13: OSC 99 `p=close`). */
 export class ReportKeys {
   readonly ids = new Set<string>();
   anonymous = false;
 
-  add(id: string | null): void {
-    if (id === null || id === '' || this.ids.size >= MAX_REPORT_IDS) this.anonymous = true;
-    else this.ids.add(id);
+  add(key: ReportKey): void {
+    if (key === undefined) return;
+    if (key === null || key === '' || this.ids.size >= MAX_REPORT_IDS) this.anonymous = true;
+    else this.ids.add(key);
   }
 
   merge(other: ReportKeys): void {
@@ -38,8 +44,8 @@ export class ReportKeys {
 
 /** Where a raised source came from, beyond its detail. */
 export interface RaiseOrigin {
-  /** A report's kitty id ('' or null: none). */
-  readonly reportId?: string | null;
+  /** A report's key (see ReportKey). */
+  readonly reportId?: ReportKey;
   /** A held report's ids, carried over when the hold rings. */
   readonly reports?: ReportKeys;
   /** The command whose exit this is. */
@@ -97,7 +103,7 @@ export class RingLatch {
     }
     if (source === 'report') {
       if (origin.reports !== undefined) this.ring.reports.merge(origin.reports);
-      else this.ring.reports.add(origin.reportId ?? null);
+      else this.ring.reports.add(origin.reportId);
     }
     if (source === 'exit') this.ring.exit = origin.exit ?? null;
     return opened;
