@@ -199,6 +199,16 @@ describe.concurrent('issue 13 through the daemon', { timeout: TEST_MS }, () => {
     expect(r.code).toBe(0);
   });
 
+  it('2: a shell session (no command of its own) that ends while awaited answers died, exit status 1', async () => {
+    const shell = await newSession('/bin/sh');
+    const dying = daemon.cli('await', shell, '--until', 'quiet', '--json');
+    await until(async () => (await row(shell)).awaited, 'the await to park');
+    await daemon.cli('kill', shell);
+    const died = await dying;
+    expect(JSON.parse(died.stdout)).toMatchObject({ session: shell, cause: 'died', command: null });
+    expect(died.code).toBe(1);
+  });
+
   it('1: `burrow new -- claude` is WATCHING under the default rules and rings when it goes quiet', async () => {
     const id = await newSession(FAKE_AGENT);
     const first = await row(id);
