@@ -7,8 +7,8 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { dirname } from 'node:path';
 import * as v from 'valibot';
 import type { Logger } from '../session/activity.js';
-import { ConflictError, NotFoundError } from '../session/session-errors.js';
 import type { SessionInfo } from '../session/session.js';
+import { ConflictError, NotFoundError } from '../session/session-errors.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { ensureOwnerOnlyDir } from '../state/state-dir.js';
 import type { Attachment, ViewerEvent, ViewerSink } from '../viewer/viewer.js';

@@ -57,7 +57,6 @@ describe('sessionCommandLine', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (word) => {
         const quoted = quoteShellWord(word);
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: asserting none are left
         expect(quoted).not.toMatch(/[\u0000-\u001f\u007f]/);
         expect(unquoteShellWords(quoted)).toBe(word);
       }),

@@ -10,7 +10,6 @@ export const MAX_SESSION_COMMAND_CHARS = 4096;
 
 /** Characters that never need quoting in a POSIX shell word. */
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const ANSI_C: Readonly<Record<string, string>> = {

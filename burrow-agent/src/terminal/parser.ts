@@ -196,9 +196,8 @@ export class TerminalParser {
           // An OSC wholly inside this chunk, with no control bytes in it: interpret it in place, no copy. It
           // ends at BEL, ESC (of ST) or U+009C (C2 9C); a 9C after anything else is text and takes the table.
           let j = i + 2;
-          let b = 0;
-          while (j < n && (b = chunk[j]!) >= 0x20 && b !== ST_AFTER_C2) j++;
-          const terminator = j < n ? b : -1;
+          while (j < n && chunk[j]! >= 0x20 && chunk[j] !== ST_AFTER_C2) j++;
+          const terminator = j < n ? chunk[j]! : -1;
           const c1 = terminator === ST_AFTER_C2 && chunk[j - 1] === UTF8_C2;
           const end = c1 ? j - 1 : j;
           if ((terminator === BEL || terminator === ESC || c1) && end - (i + 2) <= OSC_MAX_BYTES) {
@@ -218,8 +217,7 @@ export class TerminalParser {
         // Copy the run of payload bytes (0x20–0xFF) in one go, stopping at a 9C so the table can tell whether
         // a C2 before it made the pair U+009C (ST).
         let j = i;
-        let b = 0;
-        while (j < n && (b = chunk[j]!) >= 0x20 && b !== ST_AFTER_C2) j++;
+        while (j < n && chunk[j]! >= 0x20 && chunk[j] !== ST_AFTER_C2) j++;
         if (j > i) {
           this.#oscPut(chunk, i, j);
           if (chunk[j - 1] === UTF8_C2) state = State.OscC2;
