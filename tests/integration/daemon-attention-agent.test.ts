@@ -355,7 +355,7 @@ describe.concurrent('issue 13 through the daemon', { timeout: TEST_MS }, () => {
     await daemon.cli('todo', todo, 'on');
     await waitRow(ringer, (r) => r.ringing, 'the ring');
     const table = (await daemon.cli('ls')).stdout.split('\n');
-    expect(table[0]).toMatch(/^ID\s+NAME\s+STATE\s+ATTENTION\s+VIEWERS\s+COMMAND$/);
+    expect(table[0]).toMatch(/^ID\s+NAME\s+STATE\s+STATUS\s+VIEWERS\s+COMMAND$/);
     expect(table.join('\n')).not.toContain('WATCHING_DISABLED');
     const at = (id: string) => table.findIndex((l) => l.startsWith(id));
     expect(table[at(ringer)]).toContain('RINGING Look at me');

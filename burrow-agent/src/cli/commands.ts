@@ -84,7 +84,7 @@ function stateText(s: ListedSession): string {
   return s.signal !== null ? `killed ${s.signal}` : 'exited';
 }
 
-/** Characters of notification detail shown in the ATTENTION column. */
+/** Characters of notification detail shown in the STATUS column. */
 const DETAIL_SHOWN_CHARS = 48;
 
 /** Terminal text made one plain line for a table cell (controls and line breaks become spaces), cut to `max`. */
@@ -104,7 +104,7 @@ const QUIET_STATUS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The ATTENTION column (issue 13): what needs you — RINGING or TODO with the notification's detail — else the
+ * The STATUS column (issue 13): what needs you — RINGING or TODO with the notification's detail — else the
  * watcher's state in words, or '-' when nothing watches the session. `awaited` says a script waits on it.
  */
 function attentionText(s: ListedSession): string {
@@ -136,7 +136,7 @@ function sessionTable(sessions: readonly ListedSession[]): string {
       String(s.viewers),
       cell(s.argv.join(' '), 120),
     ]);
-  const all = [['ID', 'NAME', 'STATE', 'ATTENTION', 'VIEWERS', 'COMMAND'], ...rows];
+  const all = [['ID', 'NAME', 'STATE', 'STATUS', 'VIEWERS', 'COMMAND'], ...rows];
   const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
   return all
     .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  '))
