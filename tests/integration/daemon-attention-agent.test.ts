@@ -199,14 +199,21 @@ describe.concurrent('issue 13 through the daemon', { timeout: TEST_MS }, () => {
     expect(r.code).toBe(0);
   });
 
-  it('2: a shell session (no command of its own) that ends while awaited answers died, exit status 1', async () => {
-    const shell = await newSession('/bin/sh');
-    const dying = daemon.cli('await', shell, '--until', 'quiet', '--json');
-    await until(async () => (await row(shell)).awaited, 'the await to park');
-    await daemon.cli('kill', shell);
-    const died = await dying;
-    expect(JSON.parse(died.stdout)).toMatchObject({ session: shell, cause: 'died', command: null });
-    expect(died.code).toBe(1);
+  it('2: a shell session (no command of its own) that has ended answers died with its status', async () => {
+    const shell = await newSession('/bin/sh'); // dash: no shell integration, so no command is ever known
+    const term = await attach(shell);
+    try {
+      term.write('exit 5\r');
+      await waitRow(shell, (r) => r.state === 'exited', 'the shell to exit');
+    } finally {
+      term.kill();
+    }
+    const quiet = await daemon.cli('await', shell, '--until', 'quiet', '--json');
+    expect(JSON.parse(quiet.stdout)).toEqual({ session: shell, cause: 'died', exitCode: 5, command: null });
+    expect(quiet.code).toBe(1);
+    const exit = await daemon.cli('await', shell, '--until', 'exit');
+    expect(exit.stdout.trim()).toBe('died (code 5)');
+    expect(exit.code).toBe(7);
   });
 
   it('1: `burrow new -- claude` is WATCHING under the default rules and rings when it goes quiet', async () => {
