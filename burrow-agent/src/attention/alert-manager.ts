@@ -17,6 +17,7 @@ import {
 import { earliest } from './clock.js';
 import { Deferral } from './deferral.js';
 import type { DisengageReason } from './engagement.js';
+import { HeldCompletions } from './held.js';
 import {
   type ActivityNotification,
   BELL_NOTIFICATION,
@@ -28,14 +29,8 @@ import {
 import type { PersistedAlert } from './persistence.js';
 import { ProgressCycle } from './progress-cycle.js';
 import { QuiesceDetector, type QuiesceStatus } from './quiesce-detector.js';
-import {
-  type RaiseOrigin,
-  type ReportKey,
-  ReportKeys,
-  type Ring,
-  RingLatch,
-  type RingSource,
-} from './ring-latch.js';
+import type { ReportKey } from './report-keys.js';
+import { type RaiseOrigin, type Ring, RingLatch, type RingSource } from './ring-latch.js';
 import type { AlertSettings } from './settings.js';
 import { ALERT_TIMING } from './timing.js';
 import { commandWatchKey, MAX_COMMAND_LINE_CHARS } from './watch-key.js';
@@ -106,16 +101,6 @@ interface CommandWatch {
   readonly own: boolean;
 }
 
-interface Held {
-  readonly sources: Set<RingSource>;
-  detail: ActivityNotification;
-  watchKey: string | null;
-  /** The reports held, and the best report detail alone (what a detach leaves as a TODO). */
-  readonly reports: ReportKeys;
-  reportDetail: ActivityNotification | null;
-  exit: CommandExit | null;
-}
-
 /** Only these reports wait for quiet under deferAlertsUntilQuiet; a text notification rings at once (issue 13). */
 function deferrable(detail: ActivityNotification): boolean {
   return detail.source === 'bell' || detail.source === 'progress';
@@ -144,7 +129,7 @@ export class AlertManager {
   readonly #detector = new QuiesceDetector();
   readonly #awaits = new AwaitRegistry();
   #command: CommandWatch | null = null;
-  #held: Held | null = null;
+  readonly #held = new HeldCompletions();
   readonly #deferred = new Deferral();
   readonly #progress = new ProgressCycle();
   /** A user verb cleared a ring or dropped a hold, and no output, ring or command start came since. */
@@ -303,7 +288,7 @@ export class AlertManager {
     if (this.#detector.output(now) === 'busy' && this.#deps.settings().deferAlertsUntilQuiet) {
       // Watched work resumed: withdraw the watching source, ringing or held; a short redraw never gets here.
       this.#latch.withdraw('watching');
-      this.#dropHeldSource('watching');
+      this.#held.dropSource('watching');
     }
   }
 
@@ -332,7 +317,7 @@ export class AlertManager {
 
   /** Session removal or respawn: awaits die, held and deferred work goes, nothing rings. */
   dispose(out: ManagerEffect[], cause: 'died' | 'cancelled' = 'died'): void {
-    this.#held = null;
+    this.#held.take();
     this.#deferred.take();
     this.#resolve(this.#awaits.resolveAll(cause), out);
   }
@@ -345,8 +330,7 @@ export class AlertManager {
       if (this.#command) this.#command.seen = true;
       return;
     }
-    const held = this.#held;
-    this.#held = null;
+    const held = this.#held.take();
     if (held === null) return;
     // Presence lapsing idle with focus unchanged rings what was held, each source by its unengaged path.
     if (reason === 'idle') {
@@ -370,8 +354,7 @@ export class AlertManager {
     const ring = this.#latch.ring;
     if (verb === 'dismiss' && ring === null) return; // nothing ringing: no change, a deferral kept
     const cleared = this.#latch.clear();
-    const dropped = this.#held !== null;
-    this.#held = null;
+    const dropped = this.#held.take() !== null;
     this.#deferred.take();
     const detail = cleared?.detail ?? null;
     switch (verb) {
@@ -403,8 +386,9 @@ export class AlertManager {
     const ring = this.#latch.ring;
     if (ring?.sources.has('watching') && this.#deps.ruleFor(ring.watchKey) === null)
       this.#latch.withdraw('watching');
-    if (this.#held?.sources.has('watching') && this.#deps.ruleFor(this.#held.watchKey) === null) {
-      this.#dropHeldSource('watching');
+    const held = this.#held.current;
+    if (held?.sources.has('watching') && this.#deps.ruleFor(held.watchKey) === null) {
+      this.#held.dropSource('watching');
     }
   }
 
@@ -532,7 +516,7 @@ export class AlertManager {
         break;
     }
     if (this.#engaged) {
-      this.#hold(source, detail, watchKey, reportId, exit);
+      this.#held.add(source, detail, { watchKey, reportId, exit });
       return;
     }
     if (c.kind === 'report') {
@@ -570,37 +554,6 @@ export class AlertManager {
       this.#acknowledged = false;
   }
 
-  #hold(
-    source: RingSource,
-    detail: ActivityNotification,
-    watchKey: string | null,
-    reportId: ReportKey,
-    exit: CommandExit | null,
-  ): void {
-    if (this.#held === null) {
-      this.#held = {
-        sources: new Set(),
-        detail,
-        watchKey: null,
-        reports: new ReportKeys(),
-        reportDetail: null,
-        exit: null,
-      };
-    } else this.#held.detail = richer(this.#held.detail, detail);
-    const held = this.#held;
-    held.sources.add(source);
-    if (source === 'watching') held.watchKey = watchKey;
-    if (source === 'exit') held.exit = exit;
-    if (source === 'report') {
-      held.reports.add(reportId);
-      held.reportDetail = richer(held.reportDetail, detail);
-    }
-  }
-
-  #dropHeldSource(source: RingSource): void {
-    if (this.#held?.sources.delete(source) && this.#held.sources.size === 0) this.#held = null;
-  }
-
   /**
    * OSC 99 `p=close`: the program withdrew notification `id`. A ringing or held report source raised only by
    * withdrawn notifications is withdrawn (never acknowledged: a TODO stays as it stood, and a ring left with
@@ -609,18 +562,14 @@ export class AlertManager {
   #closeReport(id: string): void {
     const ring = this.#latch.ring;
     if (ring?.sources.has('report') && ring.reports.close(id)) this.#latch.withdraw('report');
-    const held = this.#held;
-    if (held?.sources.has('report') && held.reports.close(id)) {
-      held.reportDetail = null;
-      this.#dropHeldSource('report');
-    }
+    this.#held.closeReport(id);
   }
 
   /** A deferral coming due rings fresh — or is held if engaged, and is never deferred again. */
   #flushDeferred(now: number): void {
     const d = this.#deferred.take();
     if (d === null) return;
-    if (this.#engaged) this.#hold('report', d, null, deferredKey(d), null);
+    if (this.#engaged) this.#held.add('report', d, { watchKey: null, reportId: deferredKey(d), exit: null });
     else this.#raise('report', d, now, null, { reportId: deferredKey(d) });
   }
 

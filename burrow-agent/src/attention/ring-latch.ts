@@ -5,42 +5,9 @@
  */
 import type { CommandExit } from './awaits.js';
 import { type ActivityNotification, richer } from './notification.js';
+import { type ReportKey, ReportKeys } from './report-keys.js';
 
 export type RingSource = 'report' | 'watching' | 'exit';
-
-/** Kitty notification ids one ring (or hold) remembers for `p=close`; past this it stops tracking them. */
-export const MAX_REPORT_IDS = 16;
-
-/**
- * What a report is keyed by for `p=close`: a kitty OSC 99 id (a non-empty string); null for a report without
- * one (OSC 9, OSC 777, a progress end, OSC 99 without `i`), which no close can withdraw; undefined for a bare
- * BEL, which never keeps a report source against a close — a bell beside a request is part of it, and that
- * must not depend on whether a read split them (issue 13: events in byte order, the same rings however the
- * stream is cut).
- */
-export type ReportKey = string | null | undefined;
-
-/** Which reports raised a ring's (or a hold's) report source (issue 13: OSC 99 `p=close`). */
-export class ReportKeys {
-  readonly ids = new Set<string>();
-  anonymous = false;
-
-  add(key: ReportKey): void {
-    if (key === undefined) return;
-    if (key === null || key === '' || this.ids.size >= MAX_REPORT_IDS) this.anonymous = true;
-    else this.ids.add(key);
-  }
-
-  merge(other: ReportKeys): void {
-    if (other.anonymous) this.anonymous = true;
-    for (const id of other.ids) this.add(id);
-  }
-
-  /** Forgets `id`; true when nothing left could keep the report source. */
-  close(id: string): boolean {
-    return this.ids.delete(id) && this.ids.size === 0 && !this.anonymous;
-  }
-}
 
 /** Where a raised source came from, beyond its detail. */
 export interface RaiseOrigin {
