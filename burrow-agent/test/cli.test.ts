@@ -91,6 +91,7 @@ describe('burrow CLI', () => {
     const help = await cli(env, '--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('3  the daemon is not running');
+    expect(help.stdout).toContain('7  burrow await: the awaited command exited non-zero');
     for (const c of [
       'new',
       'ls',

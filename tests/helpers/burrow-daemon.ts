@@ -18,7 +18,9 @@ import { REPO_ROOT } from '../../relay-worker/test/harness.js';
 import { nodeSocketFactory } from './node-socket.js';
 
 const AGENT = join(REPO_ROOT, 'burrow-agent');
-const BIN = join(AGENT, 'bin', 'burrow.js');
+/** The `burrow` CLI entry point the daemon and every CLI call run. */
+export const BURROW_BIN = join(AGENT, 'bin', 'burrow.js');
+const BIN = BURROW_BIN;
 /** One CLI call's budget: `pair` waits for the phone, the rest answer at once. */
 export const CLI_TIMEOUT_MS = 30_000;
 /** Daemon log characters kept (the tail). */

@@ -1,7 +1,8 @@
 /**
  * The attention verbs against a REAL `burrow daemon` process (built CLI, temp BURROW_STATE_DIR, no relay):
  * `ls --json` carries the attention view, `todo`, `dismiss`, `watch` / `unwatch` / `watch --list`,
- * `settings get|set`, and `await --until exit|quiet` with its causes and exit codes.
+ * `settings get|set`, and `await --until exit|quiet` with its causes, exit codes and (issue 13) the awaited
+ * command's exit code.
  */
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -121,16 +122,21 @@ describe('attention verbs through a real daemon', () => {
     expect((await cli(env, 'settings', 'set', 'pushDelayMs', 'soon')).code).toBe(2);
   });
 
-  it('await --until exit prints the cause and exits 0; a timeout exits 1', async () => {
+  it('await prints the cause, the exit code and command; exit 7 when the command failed; a timeout exits 1', async () => {
+    // `burrow new -- CMD` is awaited as CMD (issue 13): its exit is a command exit, with its code.
     const quick = (await cli(env, 'new', '--', '/bin/sh', '-c', 'sleep 1; exit 3')).stdout.trim();
     const r = await cli(env, 'await', quick, '--until', 'exit', '--timeout', '20', '--json');
-    expect(r.code, r.stderr).toBe(0);
-    // No shell integration in `sh -c`: the process ending is the exit (cause `died`, still exit 0).
-    expect(JSON.parse(r.stdout)).toEqual({ session: quick, cause: 'died' });
+    expect(r.code, r.stderr).toBe(7);
+    expect(JSON.parse(r.stdout)).toEqual({
+      session: quick,
+      cause: 'exit',
+      exitCode: 3,
+      command: "/bin/sh -c 'sleep 1; exit 3'",
+    });
     const q = (await cli(env, 'new', '--', '/bin/sh', '-c', 'sleep 1')).stdout.trim();
-    const quietOnly = await cli(env, 'await', q, '--until', 'quiet', '--timeout', '20');
-    expect(quietOnly.stdout.trim()).toBe('died');
-    expect(quietOnly.code).toBe(1);
+    const quiet = await cli(env, 'await', q, '--until', 'quiet', '--timeout', '20');
+    expect(quiet.stdout.trim()).toBe("exit (code 0): /bin/sh -c 'sleep 1'");
+    expect(quiet.code).toBe(0);
     const slow = (await cli(env, 'new', '--', '/bin/sh', '-c', 'sleep 30')).stdout.trim();
     const t = await cli(env, 'await', slow, '--until', 'exit', '--timeout', '1');
     expect(t.code).toBe(1);

@@ -18,15 +18,18 @@ import {
 import type { AttentionPort, PublicAttentionState } from '../remote/attention-port.js';
 import type { Logger, PtyGeneration, SessionActivity } from '../session/activity.js';
 import type { SessionRegistry } from '../session/session-registry.js';
+import { sessionCommandLine } from '../shell-integration/index.js';
 import { TerminalParser } from '../terminal/index.js';
 import { AttentionPersistence } from './attention-persistence.js';
 import type { PersistedSession } from './attention-store.js';
 import { classifyInput } from './input-kind.js';
-import { newAwaitId, PendingAwaits } from './pending-awaits.js';
+import { type AwaitResult, newAwaitId, PendingAwaits } from './pending-awaits.js';
 import { publicEpisodeId, QUIET_PUBLIC_STATE, toPublicState } from './public-state.js';
 
 /** Longest timer the host arms at once; a later deadline is simply re-armed when this one fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A process killed by signal n exits with status 128 + n in POSIX shells' `$?`. */
+const SIGNAL_EXIT_BASE = 128;
 /** Characters of an unknown verb or id echoed in an error message. */
 const ECHO_CHARS = 40;
 
@@ -174,10 +177,16 @@ export class AttentionHost implements AttentionPort {
    * resolves 'cancelled' at once (the engine's rule); so does an aborted `signal`.
    */
   await(realmId: string, sessionId: string, opts: AwaitOptions): Promise<AwaitCause> {
-    if (this.#disposed) return Promise.resolve('cancelled');
+    return this.awaitResult(realmId, sessionId, opts).then((r) => r.cause);
+  }
+
+  /** `await`, with the exit code and command line of the command an `exit` / `died` is about. */
+  awaitResult(realmId: string, sessionId: string, opts: AwaitOptions): Promise<AwaitResult> {
+    const cancelled: AwaitResult = { cause: 'cancelled', exitCode: null, command: null };
+    if (this.#disposed) return Promise.resolve(cancelled);
     const awaitId = newAwaitId();
     const pending = this.#awaits.add(realmId, awaitId);
-    if (pending === null) return Promise.resolve('cancelled');
+    if (pending === null) return Promise.resolve(cancelled);
     const signal = opts.signal;
     const onAbort = () => this.#apply(this.#engine.awaitCancel(realmId, awaitId));
     try {
@@ -189,7 +198,7 @@ export class AttentionHost implements AttentionPort {
         }),
       );
     } catch (err) {
-      this.#awaits.resolve(realmId, awaitId, 'cancelled');
+      this.#awaits.resolve(realmId, awaitId, cancelled);
       throw err;
     }
     if (signal !== undefined) {
@@ -285,7 +294,8 @@ export class AttentionHost implements AttentionPort {
     if (this.#disposed) return;
     switch (a.type) {
       case 'spawn':
-        this.#apply(this.#engine.sessionSpawned(a.sessionId));
+        // A session started on a command (not a shell) runs that command from the start (issue 13).
+        this.#apply(this.#engine.sessionSpawned(a.sessionId, undefined, sessionCommandLine(a.command)));
         return;
       case 'input':
         if (this.#localViewers.has(a.viewerId)) this.#apply(this.#engine.viewerActivity(a.viewerId));
@@ -315,9 +325,13 @@ export class AttentionHost implements AttentionPort {
         if (!this.#localViewers.delete(a.viewerId)) return;
         this.#apply(this.#engine.viewerGone(a.viewerId));
         return;
-      case 'exit':
-        this.#apply(this.#engine.sessionExited(a.sessionId, a.exitCode));
+      case 'exit': {
+        // A signal reads as 128 + its number, as a shell reports a killed command's status (so an await on
+        // a killed `burrow new -- CMD` is a failure, never an unknown).
+        const code = a.exitCode ?? (a.signal === null ? null : SIGNAL_EXIT_BASE + a.signal);
+        this.#apply(this.#engine.sessionExited(a.sessionId, code));
         return;
+      }
       case 'remove':
         this.#parsers.delete(a.sessionId);
         this.#titles.delete(a.sessionId);
@@ -346,8 +360,10 @@ export class AttentionHost implements AttentionPort {
         this.#liveSession(e.sessionId)?.terminalReply(e.data);
         return;
       case 'cwd': {
+        // OSC 7 and 633;P;Cwd= often both follow a `cd`: only a change is news.
         const s = this.#liveSession(e.sessionId);
-        if (s !== undefined) s.cwd = e.cwd;
+        if (s === undefined || s.cwd === e.cwd) return;
+        s.cwd = e.cwd;
         this.#changed(e.sessionId);
         return;
       }
@@ -361,7 +377,11 @@ export class AttentionHost implements AttentionPort {
         return;
       }
       case 'await-resolved':
-        this.#awaits.resolve(e.realmId, e.awaitId, e.cause);
+        this.#awaits.resolve(e.realmId, e.awaitId, {
+          cause: e.cause,
+          exitCode: e.exitCode,
+          command: e.command,
+        });
         return;
     }
   }

@@ -2,7 +2,17 @@
  * The host's side of parked awaits: one promise per (realm, awaitId), settled exactly once when the engine
  * emits its `await-resolved` (the engine guarantees exactly one per await, alert-spec Awaits).
  */
-import { type AwaitCause, MAX_AWAITS_PER_SESSION, MAX_SESSIONS } from '../attention/index.js';
+import {
+  type AwaitCause,
+  type CommandExit,
+  MAX_AWAITS_PER_SESSION,
+  MAX_SESSIONS,
+} from '../attention/index.js';
+
+/** How an await ended: its cause, and for `exit` / `died` the command's exit code and line. */
+export interface AwaitResult extends CommandExit {
+  readonly cause: AwaitCause;
+}
 
 /** Most awaits waiting at once across the daemon: the engine's own per-session bound times its sessions. */
 export const MAX_PENDING_AWAITS = MAX_SESSIONS * MAX_AWAITS_PER_SESSION;
@@ -21,25 +31,25 @@ export function newAwaitId(): string {
 }
 
 export class PendingAwaits {
-  readonly #waiting = new Map<string, (cause: AwaitCause) => void>();
+  readonly #waiting = new Map<string, (result: AwaitResult) => void>();
 
   get size(): number {
     return this.#waiting.size;
   }
 
-  /** A promise for the await's cause; null when the daemon already holds MAX_PENDING_AWAITS. */
-  add(realmId: string, awaitId: string): Promise<AwaitCause> | null {
+  /** A promise for the await's result; null when the daemon already holds MAX_PENDING_AWAITS. */
+  add(realmId: string, awaitId: string): Promise<AwaitResult> | null {
     if (this.#waiting.size >= MAX_PENDING_AWAITS) return null;
     return new Promise((resolve) => this.#waiting.set(key(realmId, awaitId), resolve));
   }
 
   /** Settles the await; a second resolution for the same id is ignored. Returns whether one was waiting. */
-  resolve(realmId: string, awaitId: string, cause: AwaitCause): boolean {
+  resolve(realmId: string, awaitId: string, result: AwaitResult): boolean {
     const k = key(realmId, awaitId);
     const done = this.#waiting.get(k);
     if (done === undefined) return false;
     this.#waiting.delete(k);
-    done(cause);
+    done(result);
     return true;
   }
 
@@ -47,6 +57,6 @@ export class PendingAwaits {
   resolveAll(cause: AwaitCause): void {
     const all = [...this.#waiting.values()];
     this.#waiting.clear();
-    for (const done of all) done(cause);
+    for (const done of all) done({ cause, exitCode: null, command: null });
   }
 }

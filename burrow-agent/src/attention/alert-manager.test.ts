@@ -210,16 +210,16 @@ describe('command boundaries', () => {
       const h = createHarness();
       h.busy(); // no command, no rule: the detector still runs, fully armed
       h.event(boundary);
-      // Against an armed detector this report would be deferred; against the reset one it rings now.
-      h.notify('done');
+      // Against an armed detector this bell would be deferred; against the reset one it rings now.
+      h.bell();
       expect(h.view().ringing).toBe(true);
     });
   }
 
-  it('defers a report while the unwatched detector is still armed (the control for the boundary tests)', () => {
+  it('defers a bell while the unwatched detector is still armed (the control for the boundary tests)', () => {
     const h = createHarness();
     h.busy();
-    h.notify('done');
+    h.bell();
     expect(h.view().ringing).toBe(false);
   });
 
@@ -227,17 +227,111 @@ describe('command boundaries', () => {
     const h = createHarness();
     h.busy();
     h.engine.sessionExited(h.sessionId, 0);
-    h.notify('done');
+    h.bell();
     expect(h.view().ringing).toBe(true);
   });
 
   it('judges a notification written after a command finish against the reset detector', () => {
     const h = createHarness();
     h.start('claude');
-    h.busy(); // detector fully armed: a report now would be deferred
+    h.busy(); // detector fully armed: a bell now would be deferred
     h.event({ type: 'command-end', exitCode: 0 });
-    h.notify('turn complete');
+    h.bell();
     expect(h.view().ringing).toBe(true);
+  });
+});
+
+describe('OSC 99 p=close (issue 13)', () => {
+  const ask = { type: 'notify', source: 'osc99', title: 'Allow Bash?', body: '', id: 'perm' } as const;
+  const close = { type: 'notify-close', source: 'osc99', id: 'perm' } as const;
+
+  it('withdraws the ring a withdrawn notification raised, leaving no TODO and sending no push', () => {
+    const h = createHarness({ settings: { pushDelayMs: 5_000 } });
+    h.event(ask);
+    expect(h.view().ringing).toBe(true);
+    h.event(close);
+    expect(h.view()).toMatchObject({ ringing: false, todo: false });
+    h.advance(10_000);
+    expect(h.pushes()).toEqual([]);
+  });
+
+  it('keeps the report source while another report (another id, or one without an id) raised it too', () => {
+    const h = createHarness();
+    h.event(ask);
+    h.event({ ...ask, id: 'other' });
+    h.event(close);
+    expect(h.view().ringing).toBe(true);
+    h.event({ ...close, id: 'other' });
+    expect(h.view().ringing).toBe(false);
+    const g = createHarness();
+    g.event(ask);
+    g.notify('and an OSC 9');
+    g.event(close);
+    expect(g.view().ringing).toBe(true);
+    // A bell beside the request is part of it: it does not keep the ring once the request is withdrawn.
+    const b = createHarness();
+    b.bell();
+    b.event(ask);
+    b.bell();
+    b.event(close);
+    expect(b.view().ringing).toBe(false);
+  });
+
+  it('withdraws only the report source: an exit that joined keeps ringing', () => {
+    const h = createHarness();
+    h.look();
+    h.start('make');
+    h.leave();
+    h.event(ask);
+    h.finish(1);
+    h.event(close);
+    expect(h.view()).toMatchObject({ ringing: true });
+    h.engine.verb(h.sessionId, 'dismiss');
+    expect(h.view().todo).toBe(true);
+  });
+
+  it('drops a held report it withdrew, so a detach leaves no TODO for it; other ids are unaffected', () => {
+    const h = createHarness();
+    h.look();
+    h.event(ask);
+    h.event(close);
+    h.engine.viewerGone('phone');
+    expect(h.view()).toMatchObject({ ringing: false, todo: false });
+    h.event({ ...close, id: 'never-sent' });
+    expect(h.view().ringing).toBe(false);
+  });
+});
+
+describe('bells beside a text notification (positional, issue 13)', () => {
+  it('drops a bell with no printable output between it and a text report in the batch', () => {
+    const h = createHarness();
+    h.engine.onTerminalEvents(h.sessionId, [
+      { type: 'bell' },
+      { type: 'notify', source: 'osc9', title: '', body: 'x' },
+    ]);
+    h.engine.verb(h.sessionId, 'dismiss');
+    // After the dismiss: "more output", then a bell in the same read is a new summons.
+    h.effects.push(
+      ...h.engine.onTerminalEvents(h.sessionId, [
+        { type: 'notify', source: 'osc9', title: '', body: 'again' },
+        { type: 'output', bytes: 12 },
+        { type: 'bell' },
+      ]),
+    );
+    expect(h.view()).toMatchObject({ ringing: true });
+  });
+
+  it('a report after printable output in one read rings after a dismiss (the issue 13 repro)', () => {
+    const h = createHarness();
+    h.bell();
+    h.engine.verb(h.sessionId, 'dismiss');
+    h.effects.push(
+      ...h.engine.onTerminalEvents(h.sessionId, [
+        { type: 'output', bytes: 13 },
+        { type: 'notify', source: 'osc9', title: '', body: 'Second report' },
+      ]),
+    );
+    expect(h.view()).toMatchObject({ ringing: true, notification: { body: 'Second report' } });
   });
 });
 
@@ -323,14 +417,23 @@ describe('OSC 9;4 progress cycles', () => {
     expect(h.view().notification?.title).toBe('Task finished with warnings');
   });
 
-  it('ignores an invalid state, a missing percent for 1/4, and an out-of-range percent', () => {
+  it('ignores an invalid state and an out-of-range percent (the parser clamps; this is the engine guard)', () => {
     const h = createHarness();
-    h.event({ type: 'progress', state: 'normal', value: null });
-    h.event({ type: 'progress', state: 'paused', value: null });
     h.event({ type: 'progress', state: 'normal', value: 101 });
     h.event({ type: 'progress', state: 'normal', value: -1 });
     h.event({ type: 'progress', state: 'bogus' as never, value: 5 });
     expect(h.view().status).toBe('WATCHING_DISABLED');
+  });
+
+  it('starts a cycle on 1 or 4 without a percent, which a clear then completes (issue 13)', () => {
+    for (const state of ['normal', 'paused'] as const) {
+      const h = createHarness();
+      h.event({ type: 'progress', state, value: null });
+      expect(h.view().status).toBe('OSC_NOTIF_BUSY');
+      h.event({ type: 'progress', state: 'clear', value: null });
+      expect(h.view().ringing).toBe(true);
+      expect(h.view().notification).toMatchObject({ source: 'progress', body: null });
+    }
   });
 
   it('silently ends a progress cycle the program abandoned', () => {

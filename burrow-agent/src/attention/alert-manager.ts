@@ -5,10 +5,19 @@
  * deadlines are read with nextDeadline(), and every outward act is pushed onto an effect list.
  */
 import type { TerminalEvent } from '../terminal/events.js';
-import { type AwaitCause, AwaitRegistry, type AwaitRequest, type AwaitSignal } from './awaits.js';
+import {
+  type AwaitCause,
+  AwaitRegistry,
+  type AwaitRequest,
+  type AwaitResolution,
+  type AwaitSignal,
+  type CommandExit,
+  NO_EXIT,
+} from './awaits.js';
 import { earliest } from './clock.js';
 import { Deferral } from './deferral.js';
 import type { DisengageReason } from './engagement.js';
+import { HeldCompletions } from './held.js';
 import {
   type ActivityNotification,
   BELL_NOTIFICATION,
@@ -20,7 +29,8 @@ import {
 import type { PersistedAlert } from './persistence.js';
 import { ProgressCycle } from './progress-cycle.js';
 import { QuiesceDetector, type QuiesceStatus } from './quiesce-detector.js';
-import { type Ring, RingLatch, type RingSource } from './ring-latch.js';
+import type { ReportKey } from './report-keys.js';
+import { type RaiseOrigin, type Ring, RingLatch, type RingSource } from './ring-latch.js';
 import type { AlertSettings } from './settings.js';
 import { ALERT_TIMING } from './timing.js';
 import { commandWatchKey, MAX_COMMAND_LINE_CHARS } from './watch-key.js';
@@ -61,6 +71,9 @@ export type ManagerEffect =
       readonly realmId: string;
       readonly awaitId: string;
       readonly cause: AwaitCause;
+      /** For `exit` and `died`: the exit code and command line (awaits.ts CommandExit); else null. */
+      readonly exitCode: number | null;
+      readonly command: string | null;
     };
 
 /** CSI I / CSI O: focus in / out, written to a program that enabled DECSET 1004. */
@@ -77,19 +90,31 @@ export interface ManagerDeps {
 type Completion =
   | { readonly kind: 'settle' }
   | { readonly kind: 'finish'; readonly command: CommandWatch; readonly exitCode: number | null }
-  | { readonly kind: 'report'; readonly detail: ActivityNotification };
+  | { readonly kind: 'report'; readonly detail: ActivityNotification; readonly reportId: ReportKey };
 
 /** commandExitWatch: the foreground command, shared by WATCHING and command-exit (alert-spec). */
 interface CommandWatch {
   readonly line: string | null;
   readonly key: string | null;
   seen: boolean;
+  /** The session's own command (`burrow new -- CMD`), running from the spawn until the PTY exits. */
+  readonly own: boolean;
 }
 
-interface Held {
-  readonly sources: Set<RingSource>;
-  detail: ActivityNotification;
-  watchKey: string | null;
+/** Only these reports wait for quiet under deferAlertsUntilQuiet; a text notification rings at once (issue 13). */
+function deferrable(detail: ActivityNotification): boolean {
+  return detail.source === 'bell' || detail.source === 'progress';
+}
+
+/** A deferred report's key: deferral holds only bells and progress ends, which carry no id. */
+function deferredKey(detail: ActivityNotification): ReportKey {
+  return detail.source === 'bell' ? undefined : null;
+}
+
+/** A command watch for `line` (bounded), keyed by commandWatchKey as a shell-integration command is. */
+function commandWatch(line: string | null, seen: boolean, own: boolean): CommandWatch {
+  const bounded = line === null ? null : line.slice(0, MAX_COMMAND_LINE_CHARS);
+  return { line: bounded, key: bounded === null ? null : commandWatchKey(bounded), seen, own };
 }
 
 const SIGNAL_OF: Readonly<Record<RingSource, AwaitSignal>> = {
@@ -104,7 +129,7 @@ export class AlertManager {
   readonly #detector = new QuiesceDetector();
   readonly #awaits = new AwaitRegistry();
   #command: CommandWatch | null = null;
-  #held: Held | null = null;
+  readonly #held = new HeldCompletions();
   readonly #deferred = new Deferral();
   readonly #progress = new ProgressCycle();
   /** A user verb cleared a ring or dropped a hold, and no output, ring or command start came since. */
@@ -114,11 +139,20 @@ export class AlertManager {
   #resizeUntil = Number.NEGATIVE_INFINITY;
   #focusReporting = false;
   #exited = false;
+  /** How the PTY ended (for awaits that arrive after), and whether that ended the session's own command. */
+  #exit: CommandExit = NO_EXIT;
+  #ownExited = false;
 
-  constructor(deps: ManagerDeps, seed: PersistedAlert | null = null) {
+  /**
+   * `ownCommand`: the session runs this command line itself (`burrow new -- CMD`), so it is the foreground
+   * command from the spawn — WATCHING, command-exit and awaits treat it as a command typed into an integrated
+   * shell, and the PTY's exit is its finish (issue 13). Null for a shell session.
+   */
+  constructor(deps: ManagerDeps, seed: PersistedAlert | null = null, ownCommand: string | null = null) {
     this.#deps = deps;
     // A cold restore seeds only todo and its notification: never a ring, a progress cycle or an exit arm.
     if (seed?.todo) this.#latch.setTodo(true, seed.notification);
+    if (ownCommand !== null) this.#command = commandWatch(ownCommand, false, true);
   }
 
   // ---- public view ----
@@ -185,22 +219,26 @@ export class AlertManager {
   terminalEvent(ev: TerminalEvent, now: number, out: ManagerEffect[]): void {
     switch (ev.type) {
       case 'bell':
-        this.#dispatch({ kind: 'report', detail: BELL_NOTIFICATION }, now, out);
+        this.#dispatch({ kind: 'report', detail: BELL_NOTIFICATION, reportId: undefined }, now, out);
         return;
       case 'notify': {
         const title = ev.title.trim() === '' ? null : ev.title;
         const body = ev.body.trim() === '' ? null : ev.body;
         if (title === null && body === null) return; // empty sanitized reports are ignored
-        this.#dispatch({ kind: 'report', detail: { source: ev.source, title, body } }, now, out);
+        const reportId = ev.source === 'osc99' ? (ev.id ?? '') : null;
+        this.#dispatch({ kind: 'report', detail: { source: ev.source, title, body }, reportId }, now, out);
         return;
       }
+      case 'notify-close':
+        this.#closeReport(ev.id);
+        return;
       case 'progress': {
         const end = this.#progress.apply(ev.state, ev.value);
         if (end) {
           // The cycle is already over, so it ends whether or not the completion is claimed.
           const name = this.#command?.key ?? this.#command?.line ?? null;
           this.#dispatch(
-            { kind: 'report', detail: progressNotification(name, end.outcome, end.percent) },
+            { kind: 'report', detail: progressNotification(name, end.outcome, end.percent), reportId: null },
             now,
             out,
           );
@@ -217,11 +255,7 @@ export class AlertManager {
       case 'command-start':
         this.#boundary();
         // A different command start clears the previous watch without ringing.
-        this.#command = {
-          line: ev.commandLine === null ? null : ev.commandLine.slice(0, MAX_COMMAND_LINE_CHARS),
-          key: ev.commandLine === null ? null : commandWatchKey(ev.commandLine),
-          seen: this.#engaged,
-        };
+        this.#command = commandWatch(ev.commandLine, this.#engaged, false);
         this.#acknowledged = false;
         this.#awaits.commandStarted();
         return;
@@ -254,7 +288,7 @@ export class AlertManager {
     if (this.#detector.output(now) === 'busy' && this.#deps.settings().deferAlertsUntilQuiet) {
       // Watched work resumed: withdraw the watching source, ringing or held; a short redraw never gets here.
       this.#latch.withdraw('watching');
-      this.#dropHeldSource('watching');
+      this.#held.dropSource('watching');
     }
   }
 
@@ -272,15 +306,18 @@ export class AlertManager {
   /** The PTY exited: a running command finishes, then every await still parked dies. */
   ptyExited(exitCode: number | null, now: number, out: ManagerEffect[]): void {
     this.#boundary();
+    const own = this.#command?.own === true;
+    this.#exit = { exitCode, command: own ? this.#command!.line : null };
+    this.#ownExited = own;
     this.#finishCommand(exitCode, now, out);
     this.#exited = true;
     this.#focusReporting = false; // the program that asked is gone
-    this.#resolve(this.#awaits.resolveAll('died'), out);
+    this.#resolve(this.#awaits.resolveAll('died', this.#exit), out);
   }
 
   /** Session removal or respawn: awaits die, held and deferred work goes, nothing rings. */
   dispose(out: ManagerEffect[], cause: 'died' | 'cancelled' = 'died'): void {
-    this.#held = null;
+    this.#held.take();
     this.#deferred.take();
     this.#resolve(this.#awaits.resolveAll(cause), out);
   }
@@ -293,11 +330,23 @@ export class AlertManager {
       if (this.#command) this.#command.seen = true;
       return;
     }
-    const held = this.#held;
-    this.#held = null;
-    // Only presence lapsing idle with focus unchanged rings what was held; any other end drops it.
-    if (held && reason === 'idle') {
-      for (const source of held.sources) this.#raise(source, held.detail, now, held.watchKey);
+    const held = this.#held.take();
+    if (held === null) return;
+    // Presence lapsing idle with focus unchanged rings what was held, each source by its unengaged path.
+    if (reason === 'idle') {
+      for (const source of held.sources) {
+        this.#raise(source, held.detail, now, held.watchKey, { reports: held.reports, exit: held.exit });
+      }
+      return;
+    }
+    // Any other end (detach, focus moving away, leaving) drops the hold — except a report nobody answered with
+    // input: the program asked for something while the viewer looked on, so it stays a TODO with its detail,
+    // never a ring (issue 13; attention README "Choices"). Typing would have dropped the hold already.
+    if (held.sources.has('report') && held.reportDetail !== null) {
+      this.#latch.setTodo(
+        true,
+        this.#latch.todo ? richer(this.#latch.todoNotification, held.reportDetail) : held.reportDetail,
+      );
     }
   }
 
@@ -305,8 +354,7 @@ export class AlertManager {
     const ring = this.#latch.ring;
     if (verb === 'dismiss' && ring === null) return; // nothing ringing: no change, a deferral kept
     const cleared = this.#latch.clear();
-    const dropped = this.#held !== null;
-    this.#held = null;
+    const dropped = this.#held.take() !== null;
     this.#deferred.take();
     const detail = cleared?.detail ?? null;
     switch (verb) {
@@ -338,8 +386,9 @@ export class AlertManager {
     const ring = this.#latch.ring;
     if (ring?.sources.has('watching') && this.#deps.ruleFor(ring.watchKey) === null)
       this.#latch.withdraw('watching');
-    if (this.#held?.sources.has('watching') && this.#deps.ruleFor(this.#held.watchKey) === null) {
-      this.#dropHeldSource('watching');
+    const held = this.#held.current;
+    if (held?.sources.has('watching') && this.#deps.ruleFor(held.watchKey) === null) {
+      this.#held.dropSource('watching');
     }
   }
 
@@ -352,8 +401,10 @@ export class AlertManager {
   park(realmId: string, req: AwaitRequest, now: number, out: ManagerEffect[]): void {
     const ring = this.#latch.ring;
     if (this.#exited && ring === null) {
-      // Nothing can finish any more: the session died before this await could park.
-      out.push({ type: 'await-resolved', realmId, awaitId: req.awaitId, cause: 'died' });
+      // Nothing can finish any more. A session that ran its own command answers for that command: it has
+      // exited, with this code. A shell session died before this await could park.
+      const cause = this.#ownExited ? 'exit' : 'died';
+      out.push({ type: 'await-resolved', realmId, awaitId: req.awaitId, cause, ...this.#exit });
       return;
     }
     if (ring) {
@@ -365,14 +416,21 @@ export class AlertManager {
         if (source === 'watching' && ring.outputSinceWatching) continue;
         // Consuming withdraws that one source and never acknowledges; a consumed settle's tail must not
         // settle again, so the detector starts over as it does for a user verb.
+        const exit = source === 'exit' ? (ring.exit ?? NO_EXIT) : NO_EXIT;
         this.#latch.withdraw(source);
         if (source === 'watching') this.#detector.reset();
-        out.push({ type: 'await-resolved', realmId, awaitId: req.awaitId, cause: SIGNAL_OF[source] });
+        out.push({
+          type: 'await-resolved',
+          realmId,
+          awaitId: req.awaitId,
+          cause: SIGNAL_OF[source],
+          ...exit,
+        });
         return;
       }
     }
     if (!this.#awaits.park(realmId, req, now, this.#command !== null)) {
-      out.push({ type: 'await-resolved', realmId, awaitId: req.awaitId, cause: 'cancelled' });
+      out.push({ type: 'await-resolved', realmId, awaitId: req.awaitId, cause: 'cancelled', ...NO_EXIT });
     }
   }
 
@@ -418,9 +476,11 @@ export class AlertManager {
 
   /** The single seam every completion passes (alert-spec Completion events). */
   #dispatch(c: Completion, now: number, out: ManagerEffect[]): void {
+    const exit: CommandExit | null =
+      c.kind === 'finish' ? { exitCode: c.exitCode, command: c.command.line } : null;
     // Claimants first: a claimed event never rings, never sets TODO, never stores a notification.
     const signal: AwaitSignal = c.kind === 'settle' ? 'quiet' : c.kind === 'finish' ? 'exit' : 'bell';
-    const claimed = this.#awaits.offer(signal);
+    const claimed = this.#awaits.offer(signal, exit ?? NO_EXIT);
     if (claimed.length > 0) {
       this.#resolve(claimed, out);
       return;
@@ -429,6 +489,7 @@ export class AlertManager {
     let source: RingSource;
     let detail: ActivityNotification;
     let watchKey: string | null = null;
+    let reportId: ReportKey;
     switch (c.kind) {
       case 'settle': {
         const rule = this.#command ? this.#deps.ruleFor(this.#command.key) : null;
@@ -446,6 +507,7 @@ export class AlertManager {
       case 'report':
         source = 'report';
         detail = c.detail;
+        reportId = c.reportId;
         if (this.#acknowledged) {
           // Never summon twice for an acknowledged state: the report updates the TODO instead.
           this.#latch.setTodo(true, this.#latch.todo ? richer(this.#latch.todoNotification, detail) : detail);
@@ -454,54 +516,73 @@ export class AlertManager {
         break;
     }
     if (this.#engaged) {
-      this.#hold(source, detail, watchKey);
+      this.#held.add(source, detail, { watchKey, reportId, exit });
       return;
     }
-    if (c.kind === 'report' && this.#deps.settings().deferAlertsUntilQuiet && this.#detector.fullyArmed) {
-      this.#deferred.add(detail, now, this.#detector.quietAt);
+    if (c.kind === 'report') {
+      // Only a bare BEL or a progress end waits for an animating TUI to go quiet; an explicit notification
+      // (OSC 9 / 777 / 99) is the program asking for the owner, and rings at once (issue 13, deviating from
+      // alert-spec's "defer an eligible terminal-notification ring"; attention README "Choices").
+      if (deferrable(detail) && this.#deps.settings().deferAlertsUntilQuiet && this.#detector.fullyArmed) {
+        this.#deferred.add(detail, now, this.#detector.quietAt);
+        return;
+      }
+      // A deferred bell or progress end beside it is the same summons: it joins now instead of later.
+      const pending = this.#deferred.take();
+      this.#raise('report', pending === null ? detail : richer(pending, detail), now, null, { reportId });
+      if (pending !== null) this.#latch.ring?.reports.add(deferredKey(pending));
       return;
     }
     if (c.kind === 'finish' && this.#deferred.pending) {
       // Protocol detail enriches the authoritative command-finish ring instead of publishing stale later.
       const pending = this.#deferred.take()!;
-      this.#raise('exit', detail, now, null);
-      this.#raise('report', pending, now, null);
+      this.#raise('exit', detail, now, null, { exit });
+      this.#raise('report', pending, now, null, { reportId: deferredKey(pending) });
       return;
     }
-    this.#raise(source, detail, now, watchKey);
+    this.#raise(source, detail, now, watchKey, { exit });
   }
 
-  #raise(source: RingSource, detail: ActivityNotification, now: number, watchKey: string | null): void {
-    if (this.#latch.raise(source, detail, now, this.#deps.nextEpisodeId, watchKey))
+  #raise(
+    source: RingSource,
+    detail: ActivityNotification,
+    now: number,
+    watchKey: string | null,
+    origin: RaiseOrigin = {},
+  ): void {
+    if (this.#latch.raise(source, detail, now, this.#deps.nextEpisodeId, watchKey, origin))
       this.#acknowledged = false;
   }
 
-  #hold(source: RingSource, detail: ActivityNotification, watchKey: string | null): void {
-    if (this.#held === null) this.#held = { sources: new Set([source]), detail, watchKey };
-    else {
-      this.#held.sources.add(source);
-      this.#held.detail = richer(this.#held.detail, detail);
-      if (source === 'watching') this.#held.watchKey = watchKey;
-    }
-  }
-
-  #dropHeldSource(source: RingSource): void {
-    if (this.#held?.sources.delete(source) && this.#held.sources.size === 0) this.#held = null;
+  /**
+   * OSC 99 `p=close`: the program withdrew notification `id`. A ringing or held report source raised only by
+   * withdrawn notifications is withdrawn (never acknowledged: a TODO stays as it stood, and a ring left with
+   * other sources keeps its detail).
+   */
+  #closeReport(id: string): void {
+    const ring = this.#latch.ring;
+    if (ring?.sources.has('report') && ring.reports.close(id)) this.#latch.withdraw('report');
+    this.#held.closeReport(id);
   }
 
   /** A deferral coming due rings fresh — or is held if engaged, and is never deferred again. */
   #flushDeferred(now: number): void {
     const d = this.#deferred.take();
     if (d === null) return;
-    if (this.#engaged) this.#hold('report', d, null);
-    else this.#raise('report', d, now, null);
+    if (this.#engaged) this.#held.add('report', d, { watchKey: null, reportId: deferredKey(d), exit: null });
+    else this.#raise('report', d, now, null, { reportId: deferredKey(d) });
   }
 
-  #resolve(
-    list: ReadonlyArray<{ realmId: string; awaitId: string; cause: AwaitCause }>,
-    out: ManagerEffect[],
-  ): void {
-    for (const r of list)
-      out.push({ type: 'await-resolved', realmId: r.realmId, awaitId: r.awaitId, cause: r.cause });
+  #resolve(list: ReadonlyArray<AwaitResolution>, out: ManagerEffect[]): void {
+    for (const r of list) {
+      out.push({
+        type: 'await-resolved',
+        realmId: r.realmId,
+        awaitId: r.awaitId,
+        cause: r.cause,
+        exitCode: r.exitCode,
+        command: r.command,
+      });
+    }
   }
 }

@@ -22,7 +22,20 @@ export interface AwaitRequest {
   readonly timeoutMs: number;
 }
 
-export interface AwaitResolution {
+/**
+ * What an await learns about a command that ended (issue 13: `burrow await --until exit && deploy` must tell
+ * success from failure): its exit code (null when the shell did not say, or a signal ended the process) and
+ * its command line. Attached to `exit` (the command that finished) and `died` (the session's process).
+ */
+export interface CommandExit {
+  readonly exitCode: number | null;
+  readonly command: string | null;
+}
+
+/** No command ended with this resolution. */
+export const NO_EXIT: CommandExit = Object.freeze({ exitCode: null, command: null });
+
+export interface AwaitResolution extends CommandExit {
   readonly realmId: string;
   readonly awaitId: string;
   readonly cause: AwaitCause;
@@ -80,8 +93,8 @@ export class AwaitRegistry {
    * Offers a completion: every await it satisfies resolves on it (several may share one). Returns those, so
    * the caller knows whether the completion was claimed.
    */
-  offer(signal: AwaitSignal): AwaitResolution[] {
-    return this.#take((p) => accepts(p.until, signal), signal);
+  offer(signal: AwaitSignal, exit: CommandExit = NO_EXIT): AwaitResolution[] {
+    return this.#take((p) => accepts(p.until, signal), signal, exit);
   }
 
   /** A command started: the grace window is over under either until; the await waits for a real signal. */
@@ -119,17 +132,17 @@ export class AwaitRegistry {
     return this.#take((p) => p.realmId === realmId, 'cancelled');
   }
 
-  resolveAll(cause: AwaitCause): AwaitResolution[] {
-    return this.#take(() => true, cause);
+  resolveAll(cause: AwaitCause, exit: CommandExit = NO_EXIT): AwaitResolution[] {
+    return this.#take(() => true, cause, exit);
   }
 
-  #take(match: (p: Parked) => boolean, cause: AwaitCause): AwaitResolution[] {
+  #take(match: (p: Parked) => boolean, cause: AwaitCause, exit: CommandExit = NO_EXIT): AwaitResolution[] {
     const out: AwaitResolution[] = [];
     for (let i = 0; i < this.#parked.length; ) {
       const p = this.#parked[i]!;
       if (match(p)) {
         this.#parked.splice(i, 1);
-        out.push({ realmId: p.realmId, awaitId: p.awaitId, cause });
+        out.push({ realmId: p.realmId, awaitId: p.awaitId, cause, ...exit });
       } else i++;
     }
     return out;

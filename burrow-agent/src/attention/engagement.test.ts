@@ -155,18 +155,54 @@ describe('held completions', () => {
   for (const [name, end] of [
     ['focus moving away', (h: Harness) => h.engine.viewerLooking('phone', 'other')],
     ['the viewer leaving', (h: Harness) => h.leave()],
-    ['the viewer disconnecting', (h: Harness) => h.engine.viewerGone('phone')],
-    ['a user verb', (h: Harness) => h.engine.verb(h.sessionId, 'acknowledge')],
+    ['the viewer disconnecting (a detach)', (h: Harness) => h.engine.viewerGone('phone')],
   ] as const) {
-    it(`${name} drops what was held and leaves no TODO`, () => {
+    it(`${name} leaves a held, unanswered report as a TODO with its detail, never a ring (issue 13)`, () => {
       const h = createHarness();
       h.look();
-      h.notify('x');
+      h.bell();
+      h.notify('Claude needs your permission');
       end(h);
       h.advance(120_000);
-      expect(h.view()).toMatchObject({ ringing: false, todo: false });
+      expect(h.view()).toMatchObject({
+        ringing: false,
+        todo: true,
+        notification: { source: 'osc9', body: 'Claude needs your permission' },
+      });
+      expect(h.pushes()).toEqual([]);
+    });
+
+    it(`${name} drops a held command exit or settle: the viewer saw it (no TODO)`, () => {
+      const h = createHarness({ watchRules: ['claude'] });
+      h.look();
+      h.start('claude');
+      h.busy();
+      h.advance(SETTLE_MS); // a held settle
+      h.finish(1); // and a held exit
+      end(h);
+      h.advance(120_000);
+      expect(h.view()).toMatchObject({ ringing: false, todo: false, notification: null });
     });
   }
+
+  it('input while looking answers a held report: the detach then leaves no TODO', () => {
+    const h = createHarness();
+    h.look();
+    h.notify('Proceed?');
+    h.engine.onInput(h.sessionId, 'user');
+    h.engine.viewerGone('phone');
+    expect(h.view()).toMatchObject({ ringing: false, todo: false });
+  });
+
+  it('a user verb drops what was held and leaves no TODO', () => {
+    const h = createHarness();
+    h.look();
+    h.notify('x');
+    h.engine.verb(h.sessionId, 'acknowledge');
+    h.leave();
+    h.advance(120_000);
+    expect(h.view()).toMatchObject({ ringing: false, todo: false });
+  });
 
   it('a held watching settle rings by its unengaged path when presence lapses', () => {
     const h = createHarness({ settings: { inactivityTimeoutMs: 20_000 } });
@@ -187,11 +223,11 @@ describe('held completions', () => {
     h.leave();
     h.advance(ALERT_TIMING.mightNeedAttention);
     h.event({ type: 'notify', source: 'osc9', title: '', body: 'Claude needs your permission to use Bash' });
-    // Deferred while the detector is still armed, then rung once it is quiet.
-    expect(h.view().ringing).toBe(false);
-    h.advance(SETTLE_MS);
+    // An explicit request rings at once, the detector still armed (issue 13: never deferred).
     expect(h.view()).toMatchObject({ ringing: true, notification: { source: 'osc9' } });
     const episode = h.view().episodeId;
+    h.advance(4_999);
+    expect(h.pushes()).toEqual([]);
     h.advance(10_000);
     expect(h.pushes()).toEqual([{ type: 'push-due', sessionId: 's1', episodeId: episode }]);
   });
@@ -328,7 +364,7 @@ describe('deferral (deferAlertsUntilQuiet)', () => {
     const h = createHarness({ watchRules: [] });
     h.start('cargo build');
     h.busy();
-    h.notify('step');
+    h.bell();
     for (let t = 0; t < ALERT_TIMING.deferCeiling - 1000; t += 1000) {
       h.advance(1000);
       h.output();
@@ -342,12 +378,45 @@ describe('deferral (deferAlertsUntilQuiet)', () => {
     const h = createHarness({ watchRules: [] });
     h.start('cargo build');
     h.busy();
-    h.notify('first');
+    h.event({ type: 'progress', state: 'normal', value: 100 });
     h.advance(1000);
     h.bell();
     h.advance(SETTLE_MS);
-    expect(h.view().notification?.body).toBe('first');
+    expect(h.view()).toMatchObject({ ringing: true, notification: { source: 'progress' } });
   });
+
+  for (const [name, event] of [
+    ['OSC 9', { type: 'notify', source: 'osc9', title: '', body: 'Claude needs you' }],
+    ['OSC 777', { type: 'notify', source: 'osc777', title: 'Codex', body: 'Approve?' }],
+    ['OSC 99', { type: 'notify', source: 'osc99', title: 'Ask', body: '', id: 'q' }],
+  ] as const) {
+    it(`never defers an explicit ${name} request: it rings at once, folding a deferred bell in (issue 13)`, () => {
+      const h = createHarness({ watchRules: [] });
+      h.start('claude');
+      h.busy(); // an animating TUI: the detector fully armed
+      h.bell(); // deferred
+      expect(h.view().ringing).toBe(false);
+      h.event(event);
+      expect(h.view()).toMatchObject({ ringing: true, notification: { source: event.source } });
+      const episode = h.view().episodeId;
+      h.engine.verb(h.sessionId, 'dismiss');
+      for (let i = 0; i < 40; i++) {
+        h.advance(1000);
+        h.output();
+      }
+      h.advance(ALERT_TIMING.deferCeiling);
+      // The bell went with the request: nothing rings again after the dismiss.
+      expect(h.view().ringing).toBe(false);
+      expect(
+        h.effects
+          .filter((e) => e.type === 'state' && e.view.ringing)
+          .map((e) => e.type === 'state' && e.view.episodeId),
+      ).toEqual(expect.arrayContaining([episode]));
+      expect(
+        new Set(h.effects.flatMap((e) => (e.type === 'state' && e.view.ringing ? [e.view.episodeId] : []))),
+      ).toEqual(new Set([episode]));
+    });
+  }
 
   it('never defers MIGHT_BE_BUSY', () => {
     const h = createHarness();
@@ -365,10 +434,11 @@ describe('deferral (deferAlertsUntilQuiet)', () => {
     h.start('make');
     h.leave();
     h.busy();
-    h.notify('tests passed');
+    h.event({ type: 'progress', state: 'error', value: 40 });
     expect(h.view().ringing).toBe(false);
     h.finish(0);
-    expect(h.view()).toMatchObject({ ringing: true, notification: { source: 'osc9', body: 'tests passed' } });
+    // One ring for both, with the richer detail (COMMAND_EXIT outranks a progress end).
+    expect(h.view()).toMatchObject({ ringing: true, notification: { source: 'exit' } });
     h.advance(SETTLE_MS * 10);
     expect(
       h.effects.filter(

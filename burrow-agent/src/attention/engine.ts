@@ -49,6 +49,9 @@ export type AttentionEffect =
       readonly realmId: string;
       readonly awaitId: string;
       readonly cause: AwaitCause;
+      /** For `exit` and `died`: the ended command's exit code and line (awaits.ts CommandExit), else null. */
+      readonly exitCode: number | null;
+      readonly command: string | null;
     }
   /** The session's public view changed; publish it. */
   | { readonly type: 'state'; readonly sessionId: string; readonly view: SessionAlertView };
@@ -78,6 +81,20 @@ export interface AttentionEngineOptions {
   readonly settings?: unknown;
   /** Saved WATCHING rules; undefined seeds DEFAULT_WATCHED_COMMANDS. */
   readonly watchRules?: unknown;
+}
+
+/** For each run of events between printable output, whether it holds a text-bearing notification. */
+function runsWithText(events: readonly TerminalEvent[]): boolean[] {
+  const runs: boolean[] = [];
+  let text = false;
+  for (const e of events) {
+    if (e.type === 'output' && e.bytes > 0) {
+      runs.push(text);
+      text = false;
+    } else if (e.type === 'notify' && (e.title.trim() !== '' || e.body.trim() !== '')) text = true;
+  }
+  runs.push(text);
+  return runs;
 }
 
 function checkSessionId(sessionId: string): void {
@@ -144,9 +161,18 @@ export class AttentionEngine {
   /**
    * A PTY spawned under `sessionId`. Every spawn starts the id's alert state over; a cold restore passes what
    * was persisted (todo + notification), seeded before any output, which never recreates a ring.
+   * `ownCommand` is the command line of a session that runs a command rather than a shell (`burrow new --
+   * CMD`): it is the foreground command from now until the PTY exits, keyed and watched like a command typed
+   * into an integrated shell, its exit a command exit (issue 13).
    */
-  sessionSpawned(sessionId: string, persisted?: unknown): AttentionEffect[] {
+  sessionSpawned(
+    sessionId: string,
+    persisted?: unknown,
+    ownCommand: string | null = null,
+  ): AttentionEffect[] {
     checkSessionId(sessionId);
+    if (ownCommand !== null && typeof ownCommand !== 'string')
+      throw new TypeError('ownCommand must be a string or null');
     return this.#run(() => {
       const out: ManagerEffect[] = [];
       const old = this.#sessions.get(sessionId);
@@ -160,6 +186,7 @@ export class AttentionEngine {
           nextEpisodeId: () => ++this.#episodeCounter,
         },
         seed,
+        ownCommand,
       );
       this.#sessions.set(sessionId, m);
       this.#delivery.sessionRemoved(sessionId);
@@ -198,18 +225,20 @@ export class AttentionEngine {
   }
 
   /**
-   * One parse batch, applied in stream order. Generic bells beside a text-bearing notification in the same
-   * batch are dropped, and several bells collapse to one (alert-spec Terminal reports → BEL).
+   * One parse batch, applied in stream (byte) order. Generic bells beside a text-bearing notification are
+   * dropped, and several bells collapse to one (alert-spec Terminal reports → BEL). "Beside" is positional:
+   * within a run of events no printable output separates (the parser reports output where it occurs), so a
+   * bell after "more output" is its own summons however the reads were cut (issue 13).
    */
   onTerminalEvents(sessionId: string, events: readonly TerminalEvent[]): AttentionEffect[] {
-    const hasText = events.some(
-      (e) => e.type === 'notify' && (e.title.trim() !== '' || e.body.trim() !== ''),
-    );
-    let bellKept = hasText;
     return this.#withSession(sessionId, (m, out) => {
       const now = this.#clock.now();
+      const textRuns = runsWithText(events);
+      let run = 0;
+      let bellKept = textRuns[0]!;
       for (const ev of events) {
-        if (ev.type === 'bell') {
+        if (ev.type === 'output' && ev.bytes > 0) bellKept = textRuns[++run]!;
+        else if (ev.type === 'bell') {
           if (bellKept) continue;
           bellKept = true;
         }
@@ -289,6 +318,8 @@ export class AttentionEngine {
           realmId,
           awaitId: typeof id === 'string' ? id : '',
           cause: 'cancelled',
+          exitCode: null,
+          command: null,
         },
       ];
     }

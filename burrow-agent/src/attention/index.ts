@@ -5,6 +5,7 @@ export {
   type AwaitCause,
   type AwaitRequest,
   type AwaitUntil,
+  type CommandExit,
   MAX_AWAITS_PER_SESSION,
 } from './awaits.js';
 export { type Clock, ManualClock } from './clock.js';

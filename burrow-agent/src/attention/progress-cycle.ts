@@ -1,7 +1,8 @@
 /**
  * The OSC 9;4 progress cycle (alert-spec Terminal reports): an independent sub-state that never touches the
  * ring. Active states start or update it; `1;100`, an error, or a clear of an active cycle end it as a report
- * completion; a command boundary ends it silently. Invalid input is ignored.
+ * completion; a command boundary ends it silently. Invalid input is ignored. A 1 or 4 without a percent starts
+ * or updates the cycle with no value (the parser also clamps percents above 100; attention README "Choices").
  */
 import type { ProgressState } from '../terminal/events.js';
 import type { ProgressOutcome } from './notification.js';
@@ -28,7 +29,6 @@ export class ProgressCycle {
     switch (state) {
       case 'normal':
       case 'paused':
-        if (value === null) return null; // 1 and 4 need a percent
         if (state === 'normal' && value === 100) return this.#end('complete', 100);
         this.#start(value, state === 'paused');
         return null;

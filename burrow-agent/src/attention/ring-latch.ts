@@ -3,9 +3,21 @@
  * uninterrupted ringing interval one episode (id + start). A source joining an active ring joins its episode
  * and may only enrich its detail; the ring emptying ends the episode. `todo` is the reminder a look leaves.
  */
+import type { CommandExit } from './awaits.js';
 import { type ActivityNotification, richer } from './notification.js';
+import { type ReportKey, ReportKeys } from './report-keys.js';
 
 export type RingSource = 'report' | 'watching' | 'exit';
+
+/** Where a raised source came from, beyond its detail. */
+export interface RaiseOrigin {
+  /** A report's key (see ReportKey). */
+  readonly reportId?: ReportKey;
+  /** A held report's ids, carried over when the hold rings. */
+  readonly reports?: ReportKeys;
+  /** The command whose exit this is. */
+  readonly exit?: CommandExit | null;
+}
 
 export interface Ring {
   readonly episodeId: number;
@@ -16,6 +28,10 @@ export interface Ring {
   watchKey: string | null;
   /** Output resumed since the watching source joined (an await then skips that source). */
   outputSinceWatching: boolean;
+  /** The reports behind the report source. */
+  readonly reports: ReportKeys;
+  /** The command whose exit raised the exit source (an await consuming it reports this). */
+  exit: CommandExit | null;
 }
 
 export class RingLatch {
@@ -30,6 +46,7 @@ export class RingLatch {
     now: number,
     nextEpisodeId: () => number,
     watchKey: string | null,
+    origin: RaiseOrigin = {},
   ): boolean {
     const opened = this.ring === null;
     if (this.ring === null) {
@@ -40,6 +57,8 @@ export class RingLatch {
         detail,
         watchKey: null,
         outputSinceWatching: false,
+        reports: new ReportKeys(),
+        exit: null,
       };
     } else {
       this.ring.detail = richer(this.ring.detail, detail);
@@ -49,6 +68,11 @@ export class RingLatch {
       this.ring.watchKey = watchKey;
       this.ring.outputSinceWatching = false;
     }
+    if (source === 'report') {
+      if (origin.reports !== undefined) this.ring.reports.merge(origin.reports);
+      else this.ring.reports.add(origin.reportId);
+    }
+    if (source === 'exit') this.ring.exit = origin.exit ?? null;
     return opened;
   }
 
@@ -59,6 +83,7 @@ export class RingLatch {
   withdraw(source: RingSource): boolean {
     if (this.ring === null || !this.ring.sources.delete(source)) return false;
     if (source === 'watching') this.ring.watchKey = null;
+    if (source === 'exit') this.ring.exit = null;
     if (this.ring.sources.size === 0) this.ring = null;
     return true;
   }

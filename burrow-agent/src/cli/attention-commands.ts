@@ -14,14 +14,52 @@ import { type WatchableSession, type WatchTarget, watchTarget } from './watch-ta
 
 const json = { json: { type: 'boolean', default: false } } as const;
 
+/** What the daemon answers to `await` (daemon/daemon-verbs.ts). */
+export interface AwaitAnswer {
+  readonly session: string;
+  readonly cause: AwaitCause;
+  /** For `exit` and `died`: the command's exit code (a signal as 128 + n), null when unknown. */
+  readonly exitCode?: number | null;
+  /** For `exit` and `died`: the command line that ended, when known. */
+  readonly command?: string | null;
+}
+
+/** Characters of a command line shown in the human output. */
+const COMMAND_SHOWN_CHARS = 80;
+
 /**
- * Causes that mean the awaited thing happened (exit 0); `timeout` and `cancelled` never do. `died` (the
- * session's process ended) counts for `--until exit` only: without shell integration there is no command
- * to finish, and the process ending is the exit the caller waited for.
+ * `burrow await`'s exit code (issue 13: `burrow await x --until exit && deploy`):
+ * - quiet, bell, idle: the awaited thing happened — 0;
+ * - exit (and, under --until exit, died: the session's process was what ended): 0 when the exit code is 0,
+ *   else ExitCode.CommandFailed (7) — failed, killed, or no code reported;
+ * - timeout, cancelled, and died under --until quiet: ExitCode.Failure (1).
  */
-const REAL_CAUSES: ReadonlySet<AwaitCause> = new Set(['quiet', 'exit', 'bell', 'idle']);
-const isReal = (cause: AwaitCause, until: 'quiet' | 'exit') =>
-  REAL_CAUSES.has(cause) || (until === 'exit' && cause === 'died');
+export function awaitExitCode(r: AwaitAnswer, until: 'quiet' | 'exit'): ExitCode {
+  switch (r.cause) {
+    case 'quiet':
+    case 'bell':
+    case 'idle':
+      return ExitCode.Ok;
+    case 'died':
+      if (until !== 'exit') return ExitCode.Failure;
+      return r.exitCode === 0 ? ExitCode.Ok : ExitCode.CommandFailed;
+    case 'exit':
+      return r.exitCode === 0 ? ExitCode.Ok : ExitCode.CommandFailed;
+    default:
+      return ExitCode.Failure;
+  }
+}
+
+/** One line for people: the cause, and for an exit its code and command (`exit 3: make test`). */
+export function awaitText(r: AwaitAnswer): string {
+  if (r.cause !== 'exit' && r.cause !== 'died') return r.cause;
+  const code = r.exitCode === undefined || r.exitCode === null ? 'code unknown' : `code ${r.exitCode}`;
+  const flat = (r.command ?? '').replace(/[\p{Cc}\p{Cf}\s]+/gu, ' ').trim();
+  const chars = Array.from(flat);
+  const shown =
+    chars.length > COMMAND_SHOWN_CHARS ? `${chars.slice(0, COMMAND_SHOWN_CHARS - 1).join('')}…` : flat;
+  return `${r.cause} (${code})${shown === '' ? '' : `: ${shown}`}`;
+}
 
 function print(inv: Invocation, text: string): void {
   inv.io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -66,18 +104,21 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
     summary: 'wait until a session goes quiet or its command exits; print why it ended',
     usage: 'burrow await SESSION --until quiet|exit [--timeout SECONDS] [--json]',
     details:
-      'Prints the cause: quiet, exit, bell, idle (the thing happened: exit 0); died (the session ended:\n' +
-      'exit 0 with --until exit, else 1); timeout, cancelled (exit 1).\n' +
+      'Prints the cause: quiet, bell, idle (the thing happened: exit 0); exit (the command ended: exit 0\n' +
+      'if its exit code was 0, else 7), with its exit code and command; died (the session ended: as exit\n' +
+      'with --until exit, else 1); timeout, cancelled (exit 1). --json adds exitCode and command.\n' +
+      'A session started as `burrow new -- CMD` is awaited as CMD, like a command typed into a shell.\n' +
       `Default timeout ${DEFAULT_AWAIT_TIMEOUT_S} s, at most ${MAX_AWAIT_MS / 1000} s.`,
     options: { until: { type: 'string' }, timeout: { type: 'string' }, ...json },
     positionals: [1, 1],
     async run(inv) {
       const { until, timeoutMs } = parseAwaitArgs(inv.values);
-      const r = await call<{ session: string; cause: AwaitCause }>(inv, (c) =>
+      const r = await call<AwaitAnswer>(inv, (c) =>
         c.request('await', { session: inv.positionals[0]!, until, timeoutMs }),
       );
-      print(inv, inv.values.json ? JSON.stringify(r) : r.cause);
-      return isReal(r.cause, until) ? ExitCode.Ok : ExitCode.Failure;
+      const answer = { ...r, exitCode: r.exitCode ?? null, command: r.command ?? null };
+      print(inv, inv.values.json ? printableJson(answer) : printable(awaitText(answer)));
+      return awaitExitCode(answer, until);
     },
   },
   {

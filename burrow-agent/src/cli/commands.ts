@@ -72,6 +72,9 @@ type ListedSession = Omit<SessionInfo, 'status' | 'command'> & {
   readonly command: string | null;
   readonly ringing?: boolean;
   readonly todo?: boolean;
+  readonly awaited?: boolean;
+  readonly watchKey?: string | null;
+  readonly notification?: { readonly title: string | null; readonly body: string | null } | null;
 };
 
 /** A listed session with every text field shown, never interpreted (printable.ts), for the table. */
@@ -94,16 +97,58 @@ function stateText(s: ListedSession): string {
   return s.signal !== null ? `killed ${s.signal}` : 'exited';
 }
 
+/** Characters of notification detail shown in the STATUS column. */
+const DETAIL_SHOWN_CHARS = 48;
+
+/** Terminal text made one plain line for a table cell (controls and line breaks become spaces), cut to `max`. */
+function cell(text: string, max: number): string {
+  const chars = Array.from(text.replace(/[\p{Cc}\p{Cf}\s]+/gu, ' ').trim());
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}
+
+/** What the watcher shows when nothing is owed (alert-spec Public State), in words. */
+const QUIET_STATUS: Readonly<Record<string, string>> = {
+  OSC_NOTIF_BUSY: 'progress',
+  NOTHING_TO_SHOW: 'watching',
+  MIGHT_BE_BUSY: 'watching',
+  BUSY: 'watching: busy',
+  MIGHT_NEED_ATTENTION: 'watching: going quiet',
+  COMMAND_EXIT_ARMED: 'exit will ring',
+};
+
+/**
+ * The STATUS column (issue 13): what needs you — RINGING or TODO with the notification's detail — else the
+ * watcher's state in words, or '-' when nothing watches the session. `awaited` says a script waits on it.
+ */
+function attentionText(s: ListedSession): string {
+  const n = s.notification ?? null;
+  const detail = n === null ? '' : cell([n.title, n.body].filter(Boolean).join(': '), DETAIL_SHOWN_CHARS);
+  let text: string;
+  if (s.ringing === true) text = `RINGING${detail === '' ? '' : ` ${detail}`}`;
+  else if (s.todo === true) text = `TODO${detail === '' ? '' : ` ${detail}`}`;
+  else text = (s.status !== null && QUIET_STATUS[s.status]) || '-';
+  if (s.watchKey && text.startsWith('watching')) text += ` (${cell(s.watchKey, 24)})`;
+  return s.awaited === true ? `${text} [awaited]` : text;
+}
+
+/** Ringing first, then TODO, then the rest; oldest first within each. */
+function needsYouFirst(a: ListedSession, b: ListedSession): number {
+  const rank = (s: ListedSession) => (s.ringing === true ? 0 : s.todo === true ? 1 : 2);
+  return rank(a) - rank(b) || a.createdAt - b.createdAt;
+}
+
 function sessionTable(sessions: readonly ListedSession[]): string {
   if (sessions.length === 0) return 'no sessions; start one with `burrow new`';
-  const rows = sessions.map((s) => [
-    s.id,
-    s.name,
-    stateText(s),
-    s.status ?? '-',
-    String(s.viewers),
-    s.argv.join(' '),
-  ]);
+  const rows = [...sessions]
+    .sort(needsYouFirst)
+    .map((s) => [
+      s.id,
+      cell(s.name, 64),
+      stateText(s),
+      attentionText(s),
+      String(s.viewers),
+      cell(s.argv.join(' '), 120),
+    ]);
   const all = [['ID', 'NAME', 'STATE', 'STATUS', 'VIEWERS', 'COMMAND'], ...rows];
   const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
   return all
@@ -172,7 +217,10 @@ export const COMMANDS: readonly Command[] = [
     name: 'new',
     summary: 'start a session',
     usage: 'burrow new [--name NAME] [--cwd DIR] [--json] [-- COMMAND [ARG…]]',
-    details: 'Without a command, runs your shell. Prints the new session id.',
+    details:
+      'Without a command, runs your shell. With one, the session runs it as its command: `burrow await`,\n' +
+      'WATCHING rules and exit alerts treat it as a command typed into a shell. Prints the new session id;\n' +
+      '--json prints the session as `burrow ls --json` lists it.',
     options: { name: { type: 'string' }, cwd: { type: 'string' }, ...json },
     positionals: [0, Number.POSITIVE_INFINITY],
     async run(inv) {
@@ -194,6 +242,10 @@ export const COMMANDS: readonly Command[] = [
     name: 'ls',
     summary: 'list sessions',
     usage: 'burrow ls [--json]',
+    details:
+      'Sessions that need you come first: RINGING, then TODO, each with its notification. --json gives\n' +
+      'every field: state (running/exited), status (the attention status), command and watchKey (the\n' +
+      'running command and the key WATCHING rules match), argv (what the session was started with).',
     options: { ...json },
     positionals: [0, 0],
     async run(inv) {

@@ -16,6 +16,11 @@ export const ExitCode = {
   Conflict: 5,
   /** The state directory or a state file cannot be trusted (permissions, corruption). */
   StateError: 6,
+  /**
+   * `burrow await`: the awaited command ended without exit code 0 — it failed, was killed (a signal reads as
+   * 128 + its number, as in a shell), or its shell did not report a code (issue 13).
+   */
+  CommandFailed: 7,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -26,7 +31,8 @@ export const EXIT_CODE_TABLE = `Exit codes:
   3  the daemon is not running
   4  no such session
   5  conflict (name taken, daemon already running, limit reached)
-  6  state directory or file cannot be trusted`;
+  6  state directory or file cannot be trusted
+  7  burrow await: the awaited command exited non-zero (or was killed)`;
 
 /** An error that ends the command with a given exit code and message. */
 export class CliError extends Error {

@@ -7,6 +7,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { dirname } from 'node:path';
 import * as v from 'valibot';
 import type { Logger } from '../session/activity.js';
+import type { SessionInfo } from '../session/session.js';
 import { ConflictError, NotFoundError } from '../session/session-errors.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { ensureOwnerOnlyDir } from '../state/state-dir.js';
@@ -231,22 +232,28 @@ class Connection {
     }
   }
 
+  /** A session row: its SessionInfo with the attention fields over it (`state`, `argv`, `status`…). */
+  private described(s: SessionInfo): Record<string, unknown> {
+    return { ...s, ...this.verbs.describe(s) };
+  }
+
   private async handle(method: Exclude<Method, 'attach' | 'pair'>, params: unknown): Promise<unknown> {
     const reg = this.opts.registry;
     switch (method) {
       case 'status':
         return this.opts.status();
       case 'list':
-        return { sessions: reg.list().map((s) => ({ ...s, ...this.verbs.describe(s) })) };
+        return { sessions: reg.list().map((s) => this.described(s)) };
+      // One shape for every session row (issue 13): `new`, `kill` and `rename` answer as `ls` lists.
       case 'create': {
         const p = params as Params<'create'>;
-        return { session: reg.create(p).info() };
+        return { session: this.described(reg.create(p).info()) };
       }
       case 'kill':
-        return { session: await reg.kill((params as Params<'kill'>).session) };
+        return { session: this.described(await reg.kill((params as Params<'kill'>).session)) };
       case 'rename': {
         const p = params as Params<'rename'>;
-        return { session: reg.rename(p.session, p.name).info() };
+        return { session: this.described(reg.rename(p.session, p.name).info()) };
       }
       case 'history': {
         const p = params as Params<'history'>;

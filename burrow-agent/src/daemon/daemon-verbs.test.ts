@@ -23,7 +23,7 @@ function fixture() {
   const host: AttentionVerbsHost = {
     view: () => null,
     verb: (id: string, v: AlertVerb) => log.push(`${v} ${id}`),
-    await: async () => 'quiet',
+    awaitResult: async () => ({ cause: 'quiet', exitCode: null, command: null }),
     realmGone: () => {},
     settings: () => settings,
     updateSettings: (p) => {

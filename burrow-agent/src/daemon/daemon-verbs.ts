@@ -5,7 +5,7 @@
  * keys, no delivery ids).
  */
 import type { AlertVerb } from '../attention/alert-manager.js';
-import type { AwaitCause } from '../attention/awaits.js';
+import type { AwaitCause, CommandExit } from '../attention/awaits.js';
 import type { SessionAlertView } from '../attention/engine.js';
 import { ALERT_SETTINGS_RANGES, type AlertSettings } from '../attention/settings.js';
 import type { DeviceRowResult, Params } from '../control/control-messages.js';
@@ -44,11 +44,11 @@ export function pushTestResult(r: PushSendReport): PushTestResult {
 export interface AttentionVerbsHost {
   view(sessionId: string): SessionAlertView | null;
   verb(sessionId: string, verb: AlertVerb): void;
-  await(
+  awaitResult(
     realmId: string,
     sessionId: string,
     opts: { until: 'quiet' | 'exit'; timeoutMs: number; signal?: AbortSignal },
-  ): Promise<AwaitCause>;
+  ): Promise<CommandExit & { readonly cause: AwaitCause }>;
   realmGone(realmId: string): void;
   settings(): AlertSettings;
   updateSettings(patch: unknown): AlertSettings;
@@ -128,12 +128,13 @@ export function daemonVerbs(
         case 'await': {
           const p = params as Params<'await'>;
           const id = sessionId(p.session);
-          const cause = await attention.await(ctx.realmId, id, {
+          const r = await attention.awaitResult(ctx.realmId, id, {
             until: p.until,
             timeoutMs: p.timeoutMs,
             signal: ctx.signal,
           });
-          return { session: id, cause };
+          // exitCode / command: the command an `exit` or `died` is about (issue 13), else null.
+          return { session: id, cause: r.cause, exitCode: r.exitCode, command: r.command };
         }
         case 'watch-list':
           return { rules: attention.watchRules() };

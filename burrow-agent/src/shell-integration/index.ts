@@ -7,4 +7,11 @@ export {
   shellIntegrationLaunch,
 } from './launch.js';
 export { checkShellNonce, createShellNonce, NONCE_BYTES, NONCE_MAX_CHARS, NONCE_MIN_CHARS } from './nonce.js';
-export { type IntegratedShell, interactiveFlags, type ShellFlags, shellKindOf } from './shell-kind.js';
+export { MAX_SESSION_COMMAND_CHARS, quoteShellWord, sessionCommandLine } from './session-command.js';
+export {
+  type IntegratedShell,
+  interactiveFlags,
+  isInteractiveShell,
+  type ShellFlags,
+  shellKindOf,
+} from './shell-kind.js';

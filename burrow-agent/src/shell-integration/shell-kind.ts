@@ -39,3 +39,49 @@ export function interactiveFlags(shell: IntegratedShell, args: readonly string[]
   }
   return { login, interactive };
 }
+
+/**
+ * Every shell Burrow recognises as one when it is a session's whole command, integrated or not: a session
+ * running one of these bare (`burrow new`, `burrow new -- dash`) is a shell whose commands come from shell
+ * integration when it has any; anything else is a command the session runs itself (issue 13).
+ */
+const KNOWN_SHELLS: ReadonlySet<string> = new Set([
+  'sh',
+  'ash',
+  'dash',
+  'bash',
+  'zsh',
+  'fish',
+  'ksh',
+  'ksh93',
+  'mksh',
+  'pdksh',
+  'oksh',
+  'yash',
+  'csh',
+  'tcsh',
+  'nu',
+  'elvish',
+  'xonsh',
+  'pwsh',
+  'osh',
+  'ysh',
+]);
+
+/** An option that hands the shell a command string (bash/zsh/sh `-c`, `-lc`…; fish/nu `--command`; pwsh `-Command`). */
+function isCommandOption(arg: string): boolean {
+  if (/^-[A-Za-z]+$/.test(arg) && arg.length <= 4 && arg.includes('c')) return true;
+  return /^--?command(=.*)?$/i.test(arg);
+}
+
+/**
+ * True when `argv` starts an interactive shell: a known shell (by basename, a login `-` ignored) given only
+ * options, none of them a command string. `bash -lc make`, `sh script.sh` and `python` are commands.
+ */
+export function isInteractiveShell(argv: readonly string[]): boolean {
+  const program = argv[0];
+  if (program === undefined) return false;
+  const base = program.slice(program.lastIndexOf('/') + 1).replace(/^-/, '');
+  if (!KNOWN_SHELLS.has(base)) return false;
+  return argv.slice(1).every((a) => a.startsWith('-') && a !== '-' && a !== '--' && !isCommandOption(a));
+}

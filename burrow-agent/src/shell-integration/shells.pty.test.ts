@@ -251,8 +251,11 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s with Burrow shell integratio
     const dir = join(s.home, 'd\u00efr;x');
     mkdirSync(dir);
     const cd = await s.run(`cd '${dir}'`);
-    expect(cd.events).toContainEqual({ type: 'cwd', cwd: dir });
-    expect(cd.events).toContainEqual({ type: 'property', key: 'Cwd', value: dir });
+    // OSC 7 and 633;P;Cwd= both say it; the parser reads both as the working directory (issue 13).
+    expect(cd.events.filter((e) => e.type === 'cwd')).toEqual([
+      { type: 'cwd', cwd: dir },
+      { type: 'cwd', cwd: dir },
+    ]);
   }, 30_000);
 });
 
@@ -319,6 +322,19 @@ describe('zsh specifics', () => {
     expect(run.text).toContain(`111:${s.home}/zconf`);
     expect(run.text).toContain('PRECMD_OK:5');
     expect(commandMarks(run.events).at(-1)).toEqual({ type: 'command-end', exitCode: 5 });
+  }, 30_000);
+});
+
+describe('zsh multi-line command lines (issue 13)', () => {
+  it('keeps the line break, so the last command keys the line', async () => {
+    const s = await start('zsh');
+    // Ctrl-V Ctrl-J inserts a literal newline into zsh's line editor: one command line of two lines.
+    const run = await s.run('cd /tmp\x16\ntrue');
+    expect(commandMarks(run.events)[0]).toEqual({
+      type: 'command-start',
+      commandLine: 'cd /tmp\ntrue',
+      trusted: true,
+    });
   }, 30_000);
 });
 

@@ -13,13 +13,28 @@ export type ProgressState = 'clear' | 'normal' | 'error' | 'indeterminate' | 'pa
 export type TerminalEvent =
   /** A BEL outside any string sequence (a BEL that terminates an OSC is not a bell). */
   | { readonly type: 'bell' }
-  /** A desktop-notification report: OSC 9 message, OSC 777 notify, or a completed OSC 99 notification. */
-  | { readonly type: 'notify'; readonly source: NotifySource; readonly title: string; readonly body: string }
+  /**
+   * A desktop-notification report: OSC 9 message, OSC 777 notify, or a completed OSC 99 notification. `id` is
+   * the OSC 99 notification's `i` key ('' when it had none; always '' for OSC 9 and 777), so a later
+   * `notify-close` can withdraw it.
+   */
+  | {
+      readonly type: 'notify';
+      readonly source: NotifySource;
+      readonly title: string;
+      readonly body: string;
+      readonly id?: string;
+    }
+  /** OSC 99 `p=close` with an `i` key: the program withdrew that notification (kitty desktop-notifications). */
+  | { readonly type: 'notify-close'; readonly source: 'osc99'; readonly id: string }
   /** OSC 9;4 progress; `value` is 0–100 when the state carries one. */
   | { readonly type: 'progress'; readonly state: ProgressState; readonly value: number | null }
   /** OSC 0 / 2 (window title) or OSC 1 (icon title). */
   | { readonly type: 'title'; readonly which: 'window' | 'icon' | 'both'; readonly title: string }
-  /** OSC 7 (file:// URL) or OSC 9;9 (ConEmu) working directory, as a decoded path. */
+  /**
+   * The working directory, as a decoded path: OSC 7 (file:// URL), OSC 9;9 (ConEmu), OSC 633;P;Cwd= (VS Code)
+   * or OSC 1337;CurrentDir= (iTerm2).
+   */
   | { readonly type: 'cwd'; readonly cwd: string }
   /** OSC 133;A / 633;A — the prompt starts. */
   | { readonly type: 'prompt-start' }
@@ -28,17 +43,20 @@ export type TerminalEvent =
   /**
    * OSC 133;C / 633;C — the command starts executing. `commandLine` comes from 633;E (sent just before C), or
    * fish 4's `133;C;cmdline_url=…`, else null. `trusted` is true only when 633;E carried the session's nonce.
+   * A multi-line command line keeps its line breaks as '\n' (each line sanitized on its own, see
+   * `sanitizeCommandLine`): they separate commands, so the watch key needs them (issue 13).
    */
   | { readonly type: 'command-start'; readonly commandLine: string | null; readonly trusted: boolean }
   /** OSC 133;D / 633;D — the command finished; exitCode null when the shell did not say. */
   | { readonly type: 'command-end'; readonly exitCode: number | null }
-  /** OSC 633;P property (e.g. Cwd=…, IsWindows=…); key and value sanitized. */
+  /** OSC 633;P property other than Cwd (which is a `cwd` event), e.g. IsWindows=…; key and value sanitized. */
   | { readonly type: 'property'; readonly key: string; readonly value: string }
   /** DECSET / DECRST 1004: the program enabled or disabled focus reports (CSI I / CSI O). */
   | { readonly type: 'focus-reporting'; readonly enabled: boolean }
   /**
    * Printable output was seen (anything that is not part of a recognised control sequence); `bytes` counts it.
-   * Reported at most once per parsed chunk, after the chunk's other events, so the quiesce detector can tell
-   * busy from quiet without a per-byte callback.
+   * Events stay in byte order within a chunk (alert-spec Terminal reports: "apply a parse batch's reports and
+   * command boundaries in stream order"): the printable bytes before an event are reported as one `output`
+   * event just before it, and those after the chunk's last event as one at the end — never one per byte.
    */
   | { readonly type: 'output'; readonly bytes: number };

@@ -2,8 +2,10 @@
  * Kitty's desktop-notification protocol, OSC 99 (sw.kovidgoyal.net/kitty/desktop-notifications):
  * `OSC 99 ; <key=value:key=value…> ; <payload> ST`. A notification may arrive in chunks sharing an id `i`;
  * `d=0` says more follows, `d=1` (the default) completes it. `p` says what the payload is (`title`, the
- * default, or `body`; `icon` and `buttons` carry no text Burrow shows; `close`, `alive` and `?` are management
- * and contribute no content). `e=1` means the payload is base64.
+ * default, or `body`; `icon` and `buttons` carry no text Burrow shows; `alive` and `?` are management and
+ * contribute no content). `p=close` with an id withdraws that notification: it is reported as `notify-close`
+ * (issue 13: a withdrawn request must stop ringing). `e=1` means the payload is base64; chunks need not be
+ * cut at a multiple of 4 characters, so up to 3 characters are carried to the part's next chunk.
  *
  * Incomplete state is bounded (alert-spec "Text And Security": cap and expire incomplete OSC 99 state): at most
  * `KITTY_MAX_OPEN_IDS` ids (the oldest evicted), `KITTY_MAX_BYTES_PER_ID` bytes each, forgotten after
@@ -25,9 +27,24 @@ interface Pending {
   readonly startedAt: number;
   readonly title: ChunkBuffer;
   readonly body: ChunkBuffer;
+  /** Base64 characters of the last e=1 chunk that did not make a whole 4-character group, per part. */
+  titleCarry: string;
+  bodyCarry: string;
 }
 
-const keptBytes = (p: Pending): number => p.title.length + p.body.length;
+const keptBytes = (p: Pending): number =>
+  p.title.length + p.body.length + p.titleCarry.length + p.bodyCarry.length;
+
+/** Characters in one base64 group. */
+const BASE64_GROUP = 4;
+
+/** Decodes the whole groups of `carry + text`; returns the bytes and the characters left over (< 4). */
+function decodeBase64Chunk(carry: string, text: string): { bytes: Uint8Array; rest: string } {
+  // Buffer's decoder skips characters outside the alphabet; count only alphabet characters toward groups.
+  const clean = (carry + text).replace(/[^A-Za-z0-9+/_-]/g, '');
+  const whole = clean.length - (clean.length % BASE64_GROUP);
+  return { bytes: Buffer.from(clean.slice(0, whole), 'base64'), rest: clean.slice(whole) };
+}
 
 /**
  * One notification part's bytes, appended in place. Why not an array of chunk copies: a hostile program can
@@ -69,8 +86,10 @@ enum PayloadKind {
   Body = 1,
   /** Icon / buttons: no text for Burrow, but the chunk still counts toward completion. */
   NoText = 2,
-  /** close / alive / ? and unknown types: the chunk is ignored entirely. */
+  /** alive / ? and unknown types: the chunk is ignored entirely. */
   Ignored = 3,
+  /** close: the program withdraws the notification with this id. */
+  Close = 4,
 }
 
 function payloadKind(p: string): PayloadKind {
@@ -82,6 +101,8 @@ function payloadKind(p: string): PayloadKind {
     case 'icon':
     case 'buttons':
       return PayloadKind.NoText;
+    case 'close':
+      return PayloadKind.Close;
     default:
       return PayloadKind.Ignored;
   }
@@ -153,6 +174,12 @@ export class KittyNotifications {
     if (semi < 0) return; // both semicolons are mandatory
     const meta = parseMetadata(decodeUtf8(payload.subarray(0, semi)));
     if (meta === null || meta.kind === PayloadKind.Ignored) return;
+    if (meta.kind === PayloadKind.Close) {
+      // Withdraws the notification: any half-sent chunks of it go, and the engine is told (an id is needed).
+      this.#open.delete(meta.id);
+      if (meta.id !== '') events.push({ type: 'notify-close', source: 'osc99', id: meta.id });
+      return;
+    }
     this.expire();
     let pending = this.#open.get(meta.id);
     if (pending === undefined) {
@@ -160,24 +187,45 @@ export class KittyNotifications {
         const oldest = this.#open.keys().next().value as string;
         this.#open.delete(oldest);
       }
-      pending = { startedAt: this.#now(), title: new ChunkBuffer(), body: new ChunkBuffer() };
+      pending = {
+        startedAt: this.#now(),
+        title: new ChunkBuffer(),
+        body: new ChunkBuffer(),
+        titleCarry: '',
+        bodyCarry: '',
+      };
       this.#open.set(meta.id, pending);
     }
     if (meta.kind !== PayloadKind.NoText) {
+      const isTitle = meta.kind === PayloadKind.Title;
       let data = payload.subarray(semi + 1);
-      if (meta.base64) data = Buffer.from(decodeUtf8(data), 'base64');
+      if (meta.base64) {
+        const decoded = decodeBase64Chunk(isTitle ? pending.titleCarry : pending.bodyCarry, decodeUtf8(data));
+        data = decoded.bytes;
+        if (isTitle) pending.titleCarry = decoded.rest;
+        else pending.bodyCarry = decoded.rest;
+      }
       const room = KITTY_MAX_BYTES_PER_ID - keptBytes(pending);
-      if (data.length > room) data = data.subarray(0, room);
+      if (room <= 0) {
+        // Full: nothing more is kept, carried characters included, so the bound holds.
+        pending.titleCarry = '';
+        pending.bodyCarry = '';
+        data = EMPTY;
+      } else if (data.length > room) data = data.subarray(0, room);
       if (data.length > 0) {
         // Copied: `payload` views the parser's OSC buffer or the caller's chunk, and a decoded Buffer may view
         // Node's shared pool slab.
-        (meta.kind === PayloadKind.Title ? pending.title : pending.body).append(data);
+        (isTitle ? pending.title : pending.body).append(data);
       }
     }
     if (!meta.done) return;
     this.#open.delete(meta.id);
+    // A last group shorter than 4 characters (unpadded base64) still decodes; it fits, its room was counted.
+    if (pending.titleCarry !== '') pending.title.append(Buffer.from(pending.titleCarry, 'base64'));
+    if (pending.bodyCarry !== '') pending.body.append(Buffer.from(pending.bodyCarry, 'base64'));
     const title = sanitizeText(decodeUtf8(pending.title.view()), NOTIFY_TITLE_MAX_CODE_POINTS);
     const body = sanitizeText(decodeUtf8(pending.body.view()), NOTIFY_BODY_MAX_CODE_POINTS);
-    if (title !== '' || body !== '') events.push({ type: 'notify', source: 'osc99', title, body });
+    if (title !== '' || body !== '')
+      events.push({ type: 'notify', source: 'osc99', title, body, id: meta.id });
   }
 }

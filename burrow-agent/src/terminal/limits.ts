@@ -22,8 +22,10 @@ export const NOTIFY_BODY_MAX_CODE_POINTS = 1024;
 /** Working directory from OSC 7 or OSC 9;9 (PATH_MAX is 4096 bytes on Linux). */
 export const CWD_MAX_CODE_POINTS = 4096;
 
-/** Command line from OSC 633;E or OSC 133;C;cmdline_url. */
+/** Command line from OSC 633;E or OSC 133;C;cmdline_url (line breaks included). */
 export const COMMAND_LINE_MAX_CODE_POINTS = 2048;
+/** Lines kept of a multi-line command line (each a command for the watch key). */
+export const MAX_COMMAND_LINES = 64;
 
 /** OSC 633;P property key and value. */
 export const PROPERTY_KEY_MAX_CODE_POINTS = 64;

@@ -6,9 +6,11 @@
  * - 0 / 1 / 2: titles. The number is read whole, so OSC 10 (a colour query) is never OSC 1.
  * - 7: working directory as a file URL.
  * - 9: iTerm2's message, unless it starts with a number (alone or before `;`): then it is a ConEmu
- *   subcommand, of which only 9;4 (progress) and 9;9 (working directory) mean anything here.
+ *   subcommand, of which only 9;4 (progress) and 9;9 (working directory) mean anything here. A message of
+ *   several lines is `<title>` then `<body>` (see `osc9Message`).
  * - 99: kitty notifications (kitty-notifications.ts). 133 / 633: shell integration (shell-integration.ts).
  * - 777: `notify;<title>;<body>` (urxvt, Ghostty); other subcommands are ignored.
+ * - 1337: iTerm2's `CurrentDir=<path>` (the working directory); its other keys are ignored.
  */
 import { sanitizeText } from '@burrow/crypto';
 import type { ProgressState, TerminalEvent } from './events.js';
@@ -32,6 +34,8 @@ export interface OscHandlers {
 const OSC_NUMBER_MAX_DIGITS = 4;
 
 const PROGRESS_STATES: readonly ProgressState[] = ['clear', 'normal', 'error', 'indeterminate', 'paused'];
+/** OSC 9;4 percents are clamped to this. */
+const MAX_PROGRESS_PERCENT = 100;
 
 export function dispatchOsc(osc: Uint8Array, handlers: OscHandlers, events: TerminalEvent[]): void {
   // Read the leading number up to ';' (or the end).
@@ -78,6 +82,12 @@ export function dispatchOsc(osc: Uint8Array, handlers: OscHandlers, events: Term
     case 777:
       osc777(payload, events);
       return;
+    case 1337:
+      if (startsWithAscii(payload, 'CurrentDir=')) {
+        const cwd = sanitizeText(decodeUtf8(payload.subarray(11)), CWD_MAX_CODE_POINTS);
+        if (cwd !== '') events.push({ type: 'cwd', cwd });
+      }
+      return;
     default:
       return;
   }
@@ -90,10 +100,30 @@ function isConEmuSubcommand(payload: Uint8Array): boolean {
   return i > 0 && (i === payload.length || payload[i] === 0x3b);
 }
 
+/** Line breaks in an OSC 9 message: LF, CR LF or a lone CR. */
+const LINE_BREAK = /\r\n?|\n/;
+
+/**
+ * An OSC 9 message as title and body. iTerm2's sequence has one text field, so programs that have a title put
+ * it on the first line: Claude Code writes `\n\n<title>:\n<message>` ("Claude Code:" then "Claude needs your
+ * permission…"). So a message of several non-empty lines is read as the first line (a trailing ':' dropped)
+ * for the title and the rest for the body; a one-line message is all body, title ''. Splitting at a colon
+ * within a line is deliberately not done: "Error: build failed" and URLs stay whole.
+ */
+export function osc9Message(text: string): { title: string; body: string } {
+  const lines = text.split(LINE_BREAK).filter((l) => l.trim() !== '');
+  if (lines.length >= 2) {
+    const title = sanitizeText(lines[0]!.replace(/:\s*$/, ''), NOTIFY_TITLE_MAX_CODE_POINTS);
+    const body = sanitizeText(lines.slice(1).join('\n'), NOTIFY_BODY_MAX_CODE_POINTS);
+    if (title !== '' && body !== '') return { title, body };
+  }
+  return { title: '', body: sanitizeText(text, NOTIFY_BODY_MAX_CODE_POINTS) };
+}
+
 function osc9(payload: Uint8Array, events: TerminalEvent[]): void {
   if (!isConEmuSubcommand(payload)) {
-    const body = sanitizeText(decodeUtf8(payload), NOTIFY_BODY_MAX_CODE_POINTS);
-    if (body !== '') events.push({ type: 'notify', source: 'osc9', title: '', body });
+    const { title, body } = osc9Message(decodeUtf8(payload));
+    if (body !== '') events.push({ type: 'notify', source: 'osc9', title, body });
     return;
   }
   const fields = splitFields(payload, 4);
@@ -110,8 +140,11 @@ function osc9(payload: Uint8Array, events: TerminalEvent[]): void {
 
 /**
  * ConEmu / Windows Terminal `9;4;<state>;<percent>`: 0 clear, 1 normal, 2 error, 3 indeterminate, 4 paused.
- * alert-spec's table: an invalid state, a missing percent for 1 or 4, or a percent above 100 is ignored;
- * clear and indeterminate carry no value; error's percent is optional.
+ * An invalid state or a percent that is not a number is ignored; clear and indeterminate carry no value;
+ * error's percent is optional. Where alert-spec's table says "missing percent for 1/4, out-of-range percent:
+ * ignored", Burrow follows the terminals instead (issue 13; attention README "Choices"): a missing or empty
+ * percent for 1 or 4 still starts or updates the cycle, with no value, and a percent above 100 is clamped to
+ * 100 (Windows Terminal and Ghostty clamp it too), so `9;4;1;150` completes the cycle rather than vanishing.
  */
 function progress(fields: Uint8Array[], events: TerminalEvent[]): void {
   if (fields.length < 2) return;
@@ -120,24 +153,15 @@ function progress(fields: Uint8Array[], events: TerminalEvent[]): void {
   if (state === undefined) return;
   const percentField = fields[2];
   const hasPercent = percentField !== undefined && percentField.length > 0;
-  const percent = hasPercent ? parseDecimal(percentField) : -1;
-  if (
-    hasPercent &&
-    (percent < 0 || percent > 100) &&
-    (state === 'normal' || state === 'paused' || state === 'error')
-  ) {
-    return;
-  }
+  const parsed = hasPercent ? parseDecimal(percentField) : -1;
+  if (hasPercent && parsed < 0 && (state === 'normal' || state === 'paused' || state === 'error')) return;
+  const percent = parsed < 0 ? null : Math.min(parsed, MAX_PROGRESS_PERCENT);
   switch (state) {
     case 'clear':
     case 'indeterminate':
       events.push({ type: 'progress', state, value: null });
       return;
-    case 'error':
-      events.push({ type: 'progress', state, value: hasPercent ? percent : null });
-      return;
     default:
-      if (!hasPercent) return;
       events.push({ type: 'progress', state, value: percent });
   }
 }

@@ -33,13 +33,17 @@ describe('TerminalParser: arguments', () => {
 });
 
 describe('TerminalParser: output', () => {
-  it('reports at most one output event per chunk, after the others', () => {
+  it('reports output where it occurs: one output event before each event that follows text (issue 13)', () => {
     const events = make().feed(bytes('ab\x07cd\x1b[31mef\x1b]2;t\x07gh'));
     expect(events).toEqual([
+      { type: 'output', bytes: 2 },
       { type: 'bell' },
+      { type: 'output', bytes: 4 },
       { type: 'title', which: 'window', title: 't' },
-      { type: 'output', bytes: 8 },
+      { type: 'output', bytes: 2 },
     ]);
+    // An OSC that reports nothing (a hyperlink) does not split the count; escape-only reads report no output.
+    expect(make().feed(bytes('ab\x1b]8;;http://x\x07cd'))).toEqual([{ type: 'output', bytes: 4 }]);
     expect(make().feed(bytes('\x1b[0m'))).toEqual([]);
     expect(make().feed(new Uint8Array(0))).toEqual([]);
   });
@@ -47,7 +51,11 @@ describe('TerminalParser: output', () => {
   it('counts long plain runs exactly (indexOf path) including multi-byte UTF-8', () => {
     const text = `${'漢字 and text '.repeat(500)}\x07${'x'.repeat(1000)}`;
     const events = make().feed(bytes(text));
-    expect(events).toEqual([{ type: 'bell' }, { type: 'output', bytes: bytes(text).length - 1 }]);
+    expect(events).toEqual([
+      { type: 'output', bytes: bytes(text).length - 1001 },
+      { type: 'bell' },
+      { type: 'output', bytes: 1000 },
+    ]);
   });
 
   it('executes C0 controls inside a CSI: BEL rings, others are output (DEC parser)', () => {
@@ -95,14 +103,14 @@ describe('TerminalParser: kitty OSC 99 state', () => {
       parser.feed(bytes(`\x1b]99;i=${id}:d=0;title ${id}\x1b\\`));
     const last = KITTY_MAX_OPEN_IDS;
     expect(feedAll(parser, `\x1b]99;i=${last}:p=body;b\x1b\\`)).toEqual([
-      { type: 'notify', source: 'osc99', title: `title ${last}`, body: 'b' },
+      { type: 'notify', source: 'osc99', title: `title ${last}`, body: 'b', id: String(last) },
     ]);
     // id 0 was evicted when the last one opened: completing it shows only the new chunk.
     expect(feedAll(parser, '\x1b]99;i=0:p=body;late\x1b\\')).toEqual([
-      { type: 'notify', source: 'osc99', title: '', body: 'late' },
+      { type: 'notify', source: 'osc99', title: '', body: 'late', id: '0' },
     ]);
     expect(feedAll(parser, '\x1b]99;i=1:p=body;b\x1b\\')).toEqual([
-      { type: 'notify', source: 'osc99', title: 'title 1', body: 'b' },
+      { type: 'notify', source: 'osc99', title: 'title 1', body: 'b', id: '1' },
     ]);
   });
 
@@ -128,7 +136,7 @@ describe('TerminalParser: kitty OSC 99 state', () => {
     parser.feed(bytes('a'));
     expect(parser.retainedBytes()).toBe(0);
     expect(feedAll(parser, '\x1b]99;i=x:p=body;new\x1b\\')).toEqual([
-      { type: 'notify', source: 'osc99', title: '', body: 'new' },
+      { type: 'notify', source: 'osc99', title: '', body: 'new', id: 'x' },
     ]);
   });
 
@@ -140,7 +148,7 @@ describe('TerminalParser: kitty OSC 99 state', () => {
 
   it('counts icon chunks toward completion without showing their data', () => {
     expect(feedAll(make(), '\x1b]99;i=1:d=0;Hi\x1b\\', '\x1b]99;i=1:p=icon;AAAA\x1b\\')).toEqual([
-      { type: 'notify', source: 'osc99', title: 'Hi', body: '' },
+      { type: 'notify', source: 'osc99', title: 'Hi', body: '', id: '1' },
     ]);
   });
 });
@@ -212,5 +220,111 @@ describe('TerminalParser: OSC 7 and titles', () => {
     const parser = make();
     parser.feed(bytes(`\x1b]633;E;${'c'.repeat(OSC_MAX_BYTES - 10)}\x07\x1b]2;${'t'.repeat(100)}`));
     expect(parser.retainedBytes()).toBeLessThanOrEqual(PARSER_RETAINED_BYTES_LIMIT);
+  });
+});
+
+describe('TerminalParser: issue 13 fixes', () => {
+  it('ends an OSC at U+009C (C2 9C), in one read or split between the two bytes', () => {
+    const st = '\u009c';
+    expect(feedAll(make(), `\x1b]9;hello${st}after`)).toEqual([
+      { type: 'notify', source: 'osc9', title: '', body: 'hello' },
+      { type: 'output', bytes: 5 },
+    ]);
+    const whole = bytes(`\x1b]9;hello${st}x`);
+    for (let cut = 1; cut < whole.length; cut++) {
+      const parser = make();
+      const events = [...parser.feed(whole.subarray(0, cut)), ...parser.feed(whole.subarray(cut))];
+      expect(events.filter((e) => e.type !== 'output')).toEqual([
+        { type: 'notify', source: 'osc9', title: '', body: 'hello' },
+      ]);
+    }
+    // A 9C that follows anything but C2 is text (the continuation byte of U+011C here), and ends nothing.
+    expect(feedAll(make(), '\x1b]9;\u011c ok\x07')).toEqual([
+      { type: 'notify', source: 'osc9', title: '', body: '\u011c ok' },
+    ]);
+    // It ends an ignored string (DCS) too, so what follows is parsed again.
+    expect(feedAll(make(), `\x1bPq#0${st}\x1b]9;next\x07`)).toEqual([
+      { type: 'notify', source: 'osc9', title: '', body: 'next' },
+    ]);
+  });
+
+  it('starts a progress cycle on 9;4;1 and 9;4;4 without a percent, and clamps a percent above 100', () => {
+    expect(
+      feedAll(make(), '\x1b]9;4;1\x07', '\x1b]9;4;4;\x07', '\x1b]9;4;1;150\x07', '\x1b]9;4;2;999\x07'),
+    ).toEqual([
+      { type: 'progress', state: 'normal', value: null },
+      { type: 'progress', state: 'paused', value: null },
+      { type: 'progress', state: 'normal', value: 100 },
+      { type: 'progress', state: 'error', value: 100 },
+    ]);
+    expect(feedAll(make(), '\x1b]9;4;1;abc\x07', '\x1b]9;4;7;5\x07')).toEqual([]);
+  });
+
+  it("reports an OSC 99 p=close with its id, and forgets that id's pending chunks", () => {
+    const parser = make();
+    parser.feed(bytes('\x1b]99;i=ask:d=0;Half a title\x1b\\'));
+    expect(feedAll(parser, '\x1b]99;i=ask:p=close;\x1b\\')).toEqual([
+      { type: 'notify-close', source: 'osc99', id: 'ask' },
+    ]);
+    expect(parser.retainedBytes()).toBe(0);
+    expect(feedAll(parser, '\x1b]99;p=close;\x1b\\')).toEqual([]); // no id: nothing to withdraw
+  });
+
+  it('joins base64 chunks that are not cut at a multiple of 4 characters', () => {
+    const title = Buffer.from('Claude needs your permission').toString('base64'); // 40 chars
+    const parts = [title.slice(0, 5), title.slice(5, 11), title.slice(11, 30), title.slice(30)];
+    const parser = make();
+    const events = parts.flatMap((part, k) =>
+      parser.feed(bytes(`\x1b]99;i=b:e=1:d=${k === parts.length - 1 ? 1 : 0};${part}\x1b\\`)),
+    );
+    expect(events).toEqual([
+      { type: 'notify', source: 'osc99', title: 'Claude needs your permission', body: '', id: 'b' },
+    ]);
+    // Unpadded, and the last group short.
+    expect(
+      feedAll(make(), `\x1b]99;e=1;${Buffer.from('ab').toString('base64').replace(/=+$/, '')}\x1b\\`),
+    ).toEqual([{ type: 'notify', source: 'osc99', title: 'ab', body: '', id: '' }]);
+  });
+
+  it('reads the working directory from OSC 1337 CurrentDir= and OSC 633 P;Cwd=', () => {
+    expect(
+      feedAll(
+        make(),
+        '\x1b]1337;CurrentDir=/tmp/a b\x07',
+        '\x1b]633;P;Cwd=/srv/x\\x3by\x07',
+        '\x1b]1337;SetMark\x07',
+      ),
+    ).toEqual([
+      { type: 'cwd', cwd: '/tmp/a b' },
+      { type: 'cwd', cwd: '/srv/x;y' },
+    ]);
+    expect(feedAll(make(), '\x1b]633;P;IsWindows=False\x07')).toEqual([
+      { type: 'property', key: 'IsWindows', value: 'False' },
+    ]);
+  });
+
+  it("splits a multi-line OSC 9 message into title and body (Claude Code's iterm2 channel)", () => {
+    expect(feedAll(make(), '\x1b]9;\n\nClaude Code:\nClaude needs your permission to use Bash\x07')).toEqual([
+      {
+        type: 'notify',
+        source: 'osc9',
+        title: 'Claude Code',
+        body: 'Claude needs your permission to use Bash',
+      },
+    ]);
+    // One line stays whole, colon and all.
+    expect(feedAll(make(), '\x1b]9;Error: build failed\x07')).toEqual([
+      { type: 'notify', source: 'osc9', title: '', body: 'Error: build failed' },
+    ]);
+  });
+
+  it('keeps the line breaks of a multi-line command line, each line sanitized', () => {
+    expect(feedAll(make('n'), '\x1b]633;E;cd /tmp\\x0abusyq  \\x09x;n\x07\x1b]633;C\x07')).toEqual([
+      { type: 'command-start', commandLine: 'cd /tmp\nbusyq x', trusted: true },
+    ]);
+    const url = encodeURIComponent('make\n\n\u202enpm test');
+    expect(feedAll(make(), `\x1b]133;C;cmdline_url=${url}\x07`)).toEqual([
+      { type: 'command-start', commandLine: 'make\nnpm test', trusted: false },
+    ]);
   });
 });

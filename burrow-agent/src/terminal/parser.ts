@@ -23,7 +23,7 @@ import { KittyNotifications } from './kitty-notifications.js';
 import { CSI_PARAM_MAX, OSC_MAX_BYTES } from './limits.js';
 import { dispatchOsc, type OscHandlers } from './osc-dispatch.js';
 import { ShellIntegration } from './shell-integration.js';
-import { Action, State, TRANSITIONS } from './transition-table.js';
+import { Action, ST_AFTER_C2, State, TRANSITIONS, UTF8_C2 } from './transition-table.js';
 
 const BEL = 0x07;
 const ESC = 0x1b;
@@ -38,6 +38,20 @@ const FOCUS_OFF: TerminalEvent = Object.freeze({ type: 'focus-reporting', enable
 
 const CSI_FOCUS_ON = 1;
 const CSI_FOCUS_OFF = 2;
+
+/**
+ * Events stay in byte order (events.ts `output`): when something at index `mark` onward was just reported,
+ * the printable bytes counted before it go in front of it. Returns the count still pending (0 once reported).
+ * Inserted after the fact, not pushed before every dispatch, because most OSCs (hyperlinks, colours) report
+ * nothing and splitting the count there would only cost allocations.
+ */
+function outputBefore(events: TerminalEvent[], mark: number, output: number): number {
+  if (output === 0 || events.length === mark) return output;
+  // Shift the (usually one) new event up by hand: cheaper than splice, which allocates its result array.
+  for (let k = events.length; k > mark; k--) events[k] = events[k - 1]!;
+  events[mark] = { type: 'output', bytes: output };
+  return 0;
+}
 
 /**
  * The common CSI in one tight loop: `[private marker] digits/separators final`, wholly inside this chunk.
@@ -120,8 +134,8 @@ export class TerminalParser {
   }
 
   /**
-   * Parses one chunk of PTY output. Events come in stream order; a final `output` event counts the chunk's
-   * printable bytes (when there were any).
+   * Parses one chunk of PTY output. Events come in byte order; `output` events count the printable bytes
+   * between them (one before each event that had some, one at the end for the rest).
    *
    * @throws TypeError when `chunk` is not a Uint8Array.
    */
@@ -161,7 +175,9 @@ export class TerminalParser {
         i = j;
         if (i >= n) break;
         if (chunk[i] === BEL) {
+          const mark = events.length;
           events.push(BELL);
+          output = outputBefore(events, mark, output);
           i++;
           continue;
         }
@@ -169,18 +185,27 @@ export class TerminalParser {
           const scanned = scanCsi(chunk, i + 2, n);
           if (scanned >= 0) {
             const mode = scanned & 3;
-            if (mode !== 0) events.push(mode === CSI_FOCUS_ON ? FOCUS_ON : FOCUS_OFF);
+            if (mode !== 0) {
+              const mark = events.length;
+              events.push(mode === CSI_FOCUS_ON ? FOCUS_ON : FOCUS_OFF);
+              output = outputBefore(events, mark, output);
+            }
             i = scanned >>> 2;
             continue;
           }
         }
         if (i + 1 < n && chunk[i + 1] === 0x5d) {
-          // An OSC wholly inside this chunk, with no control bytes in it: interpret it in place, no copy.
+          // An OSC wholly inside this chunk, with no control bytes in it: interpret it in place, no copy. It
+          // ends at BEL, ESC (of ST) or U+009C (C2 9C); a 9C after anything else is text and takes the table.
           let j = i + 2;
-          while (j < n && chunk[j]! >= 0x20) j++;
-          const terminator = j < n ? chunk[j] : -1;
-          if ((terminator === BEL || terminator === ESC) && j - (i + 2) <= OSC_MAX_BYTES) {
-            dispatchOsc(chunk.subarray(i + 2, j), this.#handlers, events);
+          while (j < n && chunk[j]! >= 0x20 && chunk[j] !== ST_AFTER_C2) j++;
+          const terminator = j < n ? chunk[j]! : -1;
+          const c1 = terminator === ST_AFTER_C2 && chunk[j - 1] === UTF8_C2;
+          const end = c1 ? j - 1 : j;
+          if ((terminator === BEL || terminator === ESC || c1) && end - (i + 2) <= OSC_MAX_BYTES) {
+            const mark = events.length;
+            dispatchOsc(chunk.subarray(i + 2, end), this.#handlers, events);
+            output = outputBefore(events, mark, output);
             if (terminator === ESC) state = State.Escape;
             i = j + 1;
             continue;
@@ -191,11 +216,13 @@ export class TerminalParser {
         continue;
       }
       if (state === State.OscString) {
-        // Copy the run of payload bytes (0x20–0xFF) in one go.
+        // Copy the run of payload bytes (0x20–0xFF) in one go, stopping at a 9C so the table can tell whether
+        // a C2 before it made the pair U+009C (ST).
         let j = i;
-        while (j < n && chunk[j]! >= 0x20) j++;
+        while (j < n && chunk[j]! >= 0x20 && chunk[j] !== ST_AFTER_C2) j++;
         if (j > i) {
           this.#oscPut(chunk, i, j);
+          if (chunk[j - 1] === UTF8_C2) state = State.OscC2;
           i = j;
           if (i >= n) break;
         }
@@ -226,8 +253,11 @@ export class TerminalParser {
         case Action.None:
           break;
         case Action.Execute:
-          if (b === BEL) events.push(BELL);
-          else output++;
+          if (b === BEL) {
+            const mark = events.length;
+            events.push(BELL);
+            output = outputBefore(events, mark, output);
+          } else output++;
           break;
         case Action.Print:
           output++;
@@ -251,9 +281,12 @@ export class TerminalParser {
             this.#csiParam = 0;
           }
           break;
-        case Action.CsiDispatch:
+        case Action.CsiDispatch: {
+          const mark = events.length;
           this.#csiDispatch(b, events);
+          output = outputBefore(events, mark, output);
           break;
+        }
         case Action.EscDispatch:
           break;
         case Action.OscStart:
@@ -264,8 +297,14 @@ export class TerminalParser {
           this.#oscPut(chunk, i, i + 1);
           break;
         case Action.OscEnd:
+        case Action.OscEndC1: {
+          // U+009C: the C2 already kept is part of the terminator, not of the payload.
+          if (transition >> 4 === Action.OscEndC1 && this.#oscLength > 0) this.#oscLength--;
+          const mark = events.length;
           this.#oscEnd(events);
+          output = outputBefore(events, mark, output);
           break;
+        }
         case Action.Abort:
           this.#oscLength = 0;
           this.#oscOverflow = false;

@@ -13,6 +13,8 @@ import { sanitizeText } from '@burrow/crypto';
 import type { TerminalEvent } from './events.js';
 import {
   COMMAND_LINE_MAX_CODE_POINTS,
+  CWD_MAX_CODE_POINTS,
+  MAX_COMMAND_LINES,
   PROPERTY_KEY_MAX_CODE_POINTS,
   PROPERTY_VALUE_MAX_CODE_POINTS,
 } from './limits.js';
@@ -31,6 +33,28 @@ const MAX_FIELDS = 16;
 
 const PROMPT_START: TerminalEvent = Object.freeze({ type: 'prompt-start' });
 const COMMAND_INPUT_START: TerminalEvent = Object.freeze({ type: 'command-input-start' });
+
+/**
+ * A command line as the engine keys it: each line sanitized on its own (controls stripped, whitespace
+ * collapsed) and the lines joined with '\n', because a line break separates commands — sanitizing the whole
+ * line at once folded `cd /tmp⏎busyq` into `cd /tmp busyq`, which keys as `cd` (issue 13). Empty lines are
+ * dropped; at most `MAX_COMMAND_LINES` lines and `COMMAND_LINE_MAX_CODE_POINTS` code points in all are kept.
+ */
+export function sanitizeCommandLine(raw: string): string {
+  let out = '';
+  let room = COMMAND_LINE_MAX_CODE_POINTS;
+  let lines = 0;
+  for (const line of raw.split(/\r\n?|\n/)) {
+    if (lines >= MAX_COMMAND_LINES || room <= 1) break;
+    const budget = lines === 0 ? room : room - 1;
+    const clean = sanitizeText(line, budget);
+    if (clean === '') continue;
+    out += lines === 0 ? clean : `\n${clean}`;
+    room -= (lines === 0 ? 0 : 1) + [...clean].length;
+    lines++;
+  }
+  return out;
+}
 
 /** Compares two byte strings in time that depends only on their lengths. */
 function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
@@ -72,10 +96,7 @@ export class ShellIntegration {
         for (let f = 1; f < fields.length; f++) {
           const option = fields[f]!;
           if (startsWithAscii(option, 'cmdline_url=')) {
-            const line = sanitizeText(
-              decodeUtf8(percentDecode(option.subarray(12))),
-              COMMAND_LINE_MAX_CODE_POINTS,
-            );
+            const line = sanitizeCommandLine(decodeUtf8(percentDecode(option.subarray(12))));
             this.#clearPending();
             events.push({ type: 'command-start', commandLine: line === '' ? null : line, trusted: false });
             return;
@@ -84,7 +105,7 @@ export class ShellIntegration {
             // kitty's quoted form may hold raw ';', so it runs to the end of the payload.
             const offset = option.byteOffset - payload.byteOffset + 8;
             const quoted = decodeUtf8(payload.subarray(offset));
-            const line = sanitizeText(unquoteShellWords(quoted), COMMAND_LINE_MAX_CODE_POINTS);
+            const line = sanitizeCommandLine(unquoteShellWords(quoted));
             this.#clearPending();
             events.push({ type: 'command-start', commandLine: line === '' ? null : line, trusted: false });
             return;
@@ -125,7 +146,7 @@ export class ShellIntegration {
         if (fields.length < 2) return;
         const line = decodeUtf8(unescapeVscodeValue(fields[1]!));
         const nonce = fields.length === 3 ? fields[2]! : null;
-        const sanitized = sanitizeText(line, COMMAND_LINE_MAX_CODE_POINTS);
+        const sanitized = sanitizeCommandLine(line);
         this.#pendingCommandLine = sanitized === '' ? null : sanitized;
         this.#pendingTrusted =
           nonce !== null && this.#nonce !== null && constantTimeEqual(nonce, this.#nonce);
@@ -139,11 +160,14 @@ export class ShellIntegration {
         if (eq <= 0) return;
         const key = sanitizeText(decodeUtf8(property.subarray(0, eq)), PROPERTY_KEY_MAX_CODE_POINTS);
         if (key === '') return;
-        const value = sanitizeText(
-          decodeUtf8(unescapeVscodeValue(property.subarray(eq + 1))),
-          PROPERTY_VALUE_MAX_CODE_POINTS,
-        );
-        events.push({ type: 'property', key, value });
+        const raw = decodeUtf8(unescapeVscodeValue(property.subarray(eq + 1)));
+        if (key === 'Cwd') {
+          // VS Code's working-directory property: the same event as OSC 7 (issue 13).
+          const cwd = sanitizeText(raw, CWD_MAX_CODE_POINTS);
+          if (cwd !== '') events.push({ type: 'cwd', cwd });
+          return;
+        }
+        events.push({ type: 'property', key, value: sanitizeText(raw, PROPERTY_VALUE_MAX_CODE_POINTS) });
         return;
       }
       default:

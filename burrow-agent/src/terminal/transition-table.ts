@@ -5,7 +5,10 @@
  *
  * Raw PTY bytes are UTF-8, so bytes 0x80–0xFF are never C1 controls here: in UTF-8 they are lead and
  * continuation bytes (0x9C is the continuation byte of U+011C, for instance), and treating a raw 0x9C as ST
- * or 0x9B as CSI would cut printable text. Only the 7-bit forms (`ESC \`, `ESC [`, `ESC ]`) are recognised.
+ * or 0x9B as CSI would cut printable text. The 7-bit forms (`ESC \`, `ESC [`, `ESC ]`) are recognised, and
+ * one 8-bit form the way a UTF-8 terminal sees it: ST as the character U+009C, the bytes C2 9C, ends an OSC
+ * or an ignored string (xterm.js decodes UTF-8 first and then ends an OSC on U+009C; issue 13). Two states
+ * remember a C2 inside a string so the pair is recognised even when a read splits it.
  *
  * Each entry is `action << 4 | nextState`, one byte, looked up as `TABLE[state << 8 | byte]`.
  */
@@ -21,6 +24,10 @@ export enum State {
   OscString = 7,
   /** DCS, SOS, PM and APC: consumed until ST (or CAN / SUB), never interpreted. BEL does not end them. */
   StringIgnore = 8,
+  /** In an OSC right after a C2 byte (already kept): a 9C now is U+009C, ST. */
+  OscC2 = 9,
+  /** In an ignored string right after a C2 byte: a 9C now is U+009C, ST. */
+  StringIgnoreC2 = 10,
 }
 
 export enum Action {
@@ -45,13 +52,20 @@ export enum Action {
   Abort = 10,
   /** A printable byte in ground. */
   Print = 11,
+  /** The 9C of U+009C ended the OSC: drop the C2 kept before it, then interpret the OSC. */
+  OscEndC1 = 12,
 }
 
-const STATE_COUNT = 9;
+const STATE_COUNT = 11;
 const CAN = 0x18;
 const SUB = 0x1a;
 const ESC = 0x1b;
 const BEL = 0x07;
+const LF = 0x0a;
+const CR = 0x0d;
+/** U+009C (8-bit ST) in UTF-8 is C2 9C. */
+export const UTF8_C2 = 0xc2;
+export const ST_AFTER_C2 = 0x9c;
 
 function build(): Uint8Array {
   const table = new Uint8Array(STATE_COUNT * 256);
@@ -111,17 +125,35 @@ function build(): Uint8Array {
   set(State.CsiIgnore, 0x7f, 0xff, Action.None, State.CsiIgnore);
 
   set(State.OscString, 0x00, 0x1f, Action.None, State.OscString);
+  // Line breaks are kept (xterm.js drops every C0 in an OSC): an OSC 9 message's first line is its title
+  // (osc-dispatch.ts osc9Message), and the sanitizer turns them into spaces everywhere else.
+  set(State.OscString, LF, LF, Action.OscPut, State.OscString);
+  set(State.OscString, CR, CR, Action.OscPut, State.OscString);
   set(State.OscString, BEL, BEL, Action.OscEnd, State.Ground);
   set(State.OscString, 0x20, 0xff, Action.OscPut, State.OscString);
+  set(State.OscString, UTF8_C2, UTF8_C2, Action.OscPut, State.OscC2);
+
+  set(State.OscC2, 0x00, 0x1f, Action.None, State.OscString);
+  set(State.OscC2, LF, LF, Action.OscPut, State.OscString);
+  set(State.OscC2, CR, CR, Action.OscPut, State.OscString);
+  set(State.OscC2, BEL, BEL, Action.OscEnd, State.Ground);
+  set(State.OscC2, 0x20, 0xff, Action.OscPut, State.OscString);
+  set(State.OscC2, UTF8_C2, UTF8_C2, Action.OscPut, State.OscC2);
+  set(State.OscC2, ST_AFTER_C2, ST_AFTER_C2, Action.OscEndC1, State.Ground);
 
   set(State.StringIgnore, 0x00, 0xff, Action.None, State.StringIgnore);
+  set(State.StringIgnore, UTF8_C2, UTF8_C2, Action.None, State.StringIgnoreC2);
+  set(State.StringIgnoreC2, 0x00, 0xff, Action.None, State.StringIgnore);
+  set(State.StringIgnoreC2, UTF8_C2, UTF8_C2, Action.None, State.StringIgnoreC2);
+  set(State.StringIgnoreC2, ST_AFTER_C2, ST_AFTER_C2, Action.None, State.Ground);
 
   // "Anywhere" transitions: CAN and SUB abort, ESC starts a new sequence (and ends an OSC, as in xterm.js,
   // so `ESC \` and a bare ESC both terminate it).
   for (let state = 0; state < STATE_COUNT; state++) {
     set(state, CAN, CAN, Action.Abort, State.Ground);
     set(state, SUB, SUB, Action.Abort, State.Ground);
-    set(state, ESC, ESC, state === State.OscString ? Action.OscEnd : Action.None, State.Escape);
+    const inOsc = state === State.OscString || state === State.OscC2;
+    set(state, ESC, ESC, inOsc ? Action.OscEnd : Action.None, State.Escape);
   }
   return table;
 }

@@ -22,13 +22,17 @@ export function corpusBytes(entry: CorpusEntry): Uint8Array {
   return new TextEncoder().encode(entry.input ?? '');
 }
 
-/** Events without the per-chunk output counts, plus their sum as one trailing output (if any). */
+/**
+ * Events with adjacent `output` events merged: a read boundary may cut one run of text in two, but output
+ * stays where it occurred among the other events (events.ts: byte order), so that is all chunking changes.
+ */
 export function normalizeOutput(events: readonly TerminalEvent[]): TerminalEvent[] {
-  let output = 0;
-  const rest: TerminalEvent[] = [];
+  const out: TerminalEvent[] = [];
   for (const event of events) {
-    if (event.type === 'output') output += event.bytes;
-    else rest.push(event);
+    const last = out[out.length - 1];
+    if (event.type === 'output' && last?.type === 'output') {
+      out[out.length - 1] = { type: 'output', bytes: last.bytes + event.bytes };
+    } else out.push(event);
   }
-  return output > 0 ? [...rest, { type: 'output', bytes: output }] : rest;
+  return out;
 }

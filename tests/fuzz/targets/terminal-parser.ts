@@ -97,8 +97,15 @@ function checkEvent(event: TerminalEvent): void {
       checkText(event.cwd, CWD_MAX_CODE_POINTS, 'cwd');
       break;
     case 'command-start':
-      if (event.commandLine !== null)
-        checkText(event.commandLine, COMMAND_LINE_MAX_CODE_POINTS, 'commandLine');
+      if (event.commandLine !== null) {
+        // Each line sanitized on its own, joined with '\n' (shell-integration.ts sanitizeCommandLine, issue 13).
+        invariant(
+          Array.from(event.commandLine).length <= COMMAND_LINE_MAX_CODE_POINTS,
+          'commandLine over its cap',
+        );
+        for (const line of event.commandLine.split('\n'))
+          checkText(line, COMMAND_LINE_MAX_CODE_POINTS, 'commandLine line');
+      }
       invariant(!event.trusted || event.commandLine !== null, 'trusted command-start without a command line');
       break;
     case 'property':
