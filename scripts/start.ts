@@ -3,7 +3,9 @@
  *
  *   1. builds the daemon (tsc -b) and Pocket (vite build), which the relay serves as its assets;
  *   2. keeps a development VAPID key pair in .burrow-dev/vapid.json (the relay's own generator);
- *   3. runs the relay under `wrangler dev` on 127.0.0.1 (Durable Objects persisted in .burrow-dev/relay-state);
+ *   3. runs the relay on workerd on 127.0.0.1 (wrangler's dev server without its inspector,
+ *      relay-worker/dev/serve-relay.ts; Durable Objects persisted in .burrow-dev/relay-state), with the
+ *      development flag DEV_OPEN_ENROLLMENT so the local Burrow enrolls without an operator secret;
  *   4. enrolls a development Burrow (state in .burrow-dev/burrow-state) unless the relay still knows it;
  *   5. starts `burrow daemon` with a first shell session, then `burrow pair`, which prints the pairing link
  *      (http://127.0.0.1:<port>/#pair=…; localhost is a secure context, so Pocket and Web Push work) and QR.
@@ -21,7 +23,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEV = join(ROOT, '.burrow-dev');
 const STATE_DIR = join(DEV, 'burrow-state');
 const BURROW = join(ROOT, 'burrow-agent', 'bin', 'burrow.js');
-const WRANGLER = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+/** wrangler's dev server with no inspector, which any local user could attach to (issue 16.3). */
+const SERVE_RELAY = join(ROOT, 'relay-worker', 'dev', 'serve-relay.ts');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const DEFAULT_PORT = 8787;
 /** A cold `wrangler dev` (bundle + workerd) on a loaded 2-core machine. */
@@ -107,8 +110,9 @@ async function main(): Promise<void> {
     'the relay',
     node,
     [
-      WRANGLER,
-      'dev',
+      '--import',
+      'tsx',
+      SERVE_RELAY,
       '--config',
       'wrangler.toml',
       '--ip',
@@ -119,7 +123,9 @@ async function main(): Promise<void> {
       join(DEV, 'relay-state'),
       '--env-file',
       envFile,
-      '--show-interactive-dev-session=false',
+      // Development only: enrollment without ENROLL_SECRET (RL-HTTP-3); never set on a deployed relay.
+      '--var',
+      'DEV_OPEN_ENROLLMENT:1',
     ],
     {
       cwd: ROOT,
