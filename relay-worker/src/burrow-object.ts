@@ -20,7 +20,7 @@ import {
 } from '@burrow/protocol';
 import { type ApiResult, fail, ok } from './api-result.js';
 import { BurrowStore } from './burrow-store.js';
-import { allowsLoopbackPushForDev, type Env } from './env.js';
+import { allowsLoopbackPushForDev, type Env, extraPushServiceHosts } from './env.js';
 import { jsonError } from './json-error.js';
 import { PUSH_SEND_RATE_PER_BURROW } from './limits.js';
 import { handlePushSend } from './push/push-send.js';
@@ -149,6 +149,7 @@ export class BurrowObject extends DurableObject<Env> {
       fetch: (url, init) => fetch(url, init),
       clock: Date.now,
       allowLoopbackForDev: allowsLoopbackPushForDev(this.env),
+      extraServiceHosts: extraPushServiceHosts(this.env),
     });
   }
 

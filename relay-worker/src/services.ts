@@ -5,6 +5,7 @@
 import type { DeliveryListResponse, PushSendResponse, PushSubscriptionBody } from '@burrow/protocol';
 import type { ApiResult } from './api-result.js';
 import type { BurrowStatus } from './burrow-object.js';
+import type { EnrollmentPolicy } from './env.js';
 import type { SourceLimitKind, SourceTakeOutcome } from './source-limiter.js';
 
 /** One Burrow's Durable Object, as the routes call it. */
@@ -36,11 +37,14 @@ export interface RelayServices {
   /** A WebSocket upgrade answered by accepting and closing at once with `code` (what a browser can read). */
   refuseSocket(code: number, reason: string): Response;
   fetchAsset(request: Request): Promise<Response>;
-  readonly enrollSecret: string | null;
+  /** Secret-gated, open (development flag only) or closed. [SPEC: RL-HTTP-3] */
+  readonly enrollment: EnrollmentPolicy;
   /** The application server key (base64url, 65-byte point) of the configured VAPID secret, or null. */
   vapidPublicKey(): Promise<string | null>;
   /** Development only (env.ts `DEV_ALLOW_LOOPBACK_PUSH`): subscriptions may name loopback endpoints. */
   readonly allowLoopbackPushForDev: boolean;
+  /** Push service host patterns the operator added (env.ts `EXTRA_PUSH_SERVICE_HOSTS`). [SPEC: RL-HTTP-8] */
+  readonly extraPushServiceHosts: readonly string[];
 }
 
 export interface AppEnv {
