@@ -2,7 +2,12 @@
  * What the route modules need from the runtime, as an interface, so routes stay runtime-neutral (Hono
  * handlers over Web `Request`/`Response`) and the Workers bindings live in one place (`worker-services.ts`).
  */
-import type { DeliveryListResponse, PushSendResponse, PushSubscriptionBody } from '@burrow/protocol';
+import type {
+  DeliveryListResponse,
+  PushSendResponse,
+  PushSubscriptionBody,
+  RelayTicketSet,
+} from '@burrow/protocol';
 import type { ApiResult } from './api-result.js';
 import type { BurrowStatus } from './burrow-object.js';
 import type { EnrollmentPolicy } from './env.js';
@@ -19,6 +24,8 @@ export interface BurrowApi {
     tokenHash: string,
   ): Promise<ApiResult<'created' | 'updated'>>;
   deleteDelivery(burrowToken: string, deliveryId: string): Promise<ApiResult<null>>;
+  /** `PUT /v1/burrows/:id/tickets`: replaces the published relay ticket hashes. [SPEC: RL-TICKET-2] */
+  putTickets(burrowToken: string, set: RelayTicketSet): Promise<ApiResult<null>>;
   putSubscription(
     deliveryId: string,
     deliveryToken: string,
@@ -34,8 +41,11 @@ export interface BurrowApi {
 export interface RelayServices {
   burrow(burrowId: string): BurrowApi;
   takeSourceToken(sourceKey: string, kind: SourceLimitKind): Promise<SourceTakeOutcome>;
-  /** A WebSocket upgrade answered by accepting and closing at once with `code` (what a browser can read). */
-  refuseSocket(code: number, reason: string): Response;
+  /**
+   * A WebSocket upgrade answered by accepting and closing at once with `code` (what a browser can read), with
+   * `headers` on the 101 (the selected subprotocol, RL-TICKET-4).
+   */
+  refuseSocket(code: number, reason: string, headers: Record<string, string>): Response;
   fetchAsset(request: Request): Promise<Response>;
   /** Secret-gated, open (development flag only) or closed. [SPEC: RL-HTTP-3] */
   readonly enrollment: EnrollmentPolicy;

@@ -7,11 +7,11 @@ export function workerServices(env: Env): RelayServices {
   return {
     burrow: (burrowId) => env.BURROW.get(env.BURROW.idFromName(burrowId)) as unknown as BurrowApi,
     takeSourceToken: (sourceKey, kind) => env.LIMITER.get(env.LIMITER.idFromName(sourceKey)).take(kind),
-    refuseSocket(code, reason) {
+    refuseSocket(code, reason, headers) {
       const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
       server.accept();
       server.close(code, reason);
-      return new Response(null, { status: 101, webSocket: client });
+      return new Response(null, { status: 101, webSocket: client, headers });
     },
     fetchAsset: (request) => env.ASSETS.fetch(request),
     enrollment: enrollmentPolicy(env),
