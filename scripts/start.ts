@@ -4,7 +4,7 @@
  *   1. builds the daemon (tsc -b) and Pocket (vite build), which the relay serves as its assets;
  *   2. keeps a development VAPID key pair in .burrow-dev/vapid.json (the relay's own generator);
  *   3. runs the relay on workerd on 127.0.0.1 (wrangler's dev server without its inspector,
- *      relay-worker/dev/serve-relay.ts; Durable Objects persisted in .burrow-dev/relay-state), with the
+ *      relay-worker/dev/serve-relay.mjs; Durable Objects persisted in .burrow-dev/relay-state), with the
  *      development flag DEV_OPEN_ENROLLMENT so the local Burrow enrolls without an operator secret;
  *   4. enrolls a development Burrow (state in .burrow-dev/burrow-state) unless the relay still knows it;
  *   5. starts `burrow daemon` with a first shell session, then `burrow pair`, which prints the pairing link
@@ -24,7 +24,7 @@ const DEV = join(ROOT, '.burrow-dev');
 const STATE_DIR = join(DEV, 'burrow-state');
 const BURROW = join(ROOT, 'burrow-agent', 'bin', 'burrow.js');
 /** wrangler's dev server with no inspector, which any local user could attach to (issue 16.3). */
-const SERVE_RELAY = join(ROOT, 'relay-worker', 'dev', 'serve-relay.ts');
+const SERVE_RELAY = join(ROOT, 'relay-worker', 'dev', 'serve-relay.mjs');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const DEFAULT_PORT = 8787;
 /** A cold `wrangler dev` (bundle + workerd) on a loaded 2-core machine. */
@@ -110,8 +110,6 @@ async function main(): Promise<void> {
     'the relay',
     node,
     [
-      '--import',
-      'tsx',
       SERVE_RELAY,
       '--config',
       'wrangler.toml',

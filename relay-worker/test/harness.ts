@@ -1,5 +1,5 @@
 /**
- * Starts the real relay on workerd (wrangler's dev server, without its inspector: `dev/serve-relay.ts`) on a
+ * Starts the real relay on workerd (wrangler's dev server, without its inspector: `dev/serve-relay.mjs`) on a
  * free loopback port and stops it. Used by the relay's own tests, its bench, and the integration tests in
  * `tests/`. Like `npm start`, it sets the development flag `DEV_OPEN_ENROLLMENT` unless told not to
  * (`openEnrollment: false`), so tests enroll without an operator secret (RL-HTTP-3).
@@ -30,8 +30,8 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(HERE, '..', '..');
 export const FIXTURE_ASSETS_DIR = join(HERE, 'fixture-assets');
 const WRANGLER_BIN = join(REPO_ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
-/** wrangler's dev server with the inspector off (issue 16.3); run with tsx. */
-const SERVE_RELAY = join(REPO_ROOT, 'relay-worker', 'dev', 'serve-relay.ts');
+/** wrangler's dev server with the inspector off (issue 16.3). */
+const SERVE_RELAY = join(REPO_ROOT, 'relay-worker', 'dev', 'serve-relay.mjs');
 
 /** How long a cold dev server (bundle + workerd start) may take on a loaded 2-core machine. */
 const DEFAULT_READY_TIMEOUT_MS = 90_000;
@@ -179,8 +179,6 @@ async function startRelayOnce(options: StartRelayOptions): Promise<RelayHandle> 
     throw error;
   }
   const args = [
-    '--import',
-    'tsx',
     SERVE_RELAY,
     '--script',
     script,

@@ -14,7 +14,7 @@
  *
  * The relay runs here as `npm start` runs it: the other user looks for a DevTools inspector on every TCP port
  * the relay's processes listen on (issue 16.3: `wrangler dev`'s inspector let any local user run code in the
- * relay and read the Burrow's bearer token; `relay-worker/dev/serve-relay.ts` starts it without one).
+ * relay and read the Burrow's bearer token; `relay-worker/dev/serve-relay.mjs` starts it without one).
  *
  * Not covered: root or the same user (they can read everything, by design); a state directory on a file
  * system without Unix modes (FAT, some network mounts); macOS (launchd, no `useradd`); devpts mounted with

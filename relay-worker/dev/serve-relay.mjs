@@ -1,8 +1,9 @@
+// @ts-check
 /**
  * Runs the relay locally on workerd — what `wrangler dev` does — but with **no inspector** (issue 16.3):
  * `npm start`, the tests (`test/harness.ts`) and the benches start the relay through this file.
  *
- *   node --import tsx relay-worker/dev/serve-relay.ts --port 8787 [--ip 127.0.0.1] [--script bundle.js]
+ *   node relay-worker/dev/serve-relay.mjs --port 8787 [--ip 127.0.0.1] [--script bundle.js]
  *     [--assets dir] [--persist-to dir] [--env-file file] [--var NAME:VALUE]… [--log-level warn]
  *
  * Why not `wrangler dev`: its inspector is a DevTools endpoint with no authentication. Any local user who
@@ -22,6 +23,9 @@
  * local process call into this worker's services; the relay never needs it.
  *
  * Prints `relay ready on <url>` when it serves, and stops cleanly on SIGTERM / SIGINT.
+ *
+ * Plain JavaScript, type-checked by `tsc` (`// @ts-check` and JSDoc). Run under tsx, it was about 5 s slower
+ * per relay start on this machine: tsx's loader sits in front of wrangler's 10 MB CLI bundle.
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,17 +33,21 @@ import { parseArgs } from 'node:util';
 import { unstable_startWorker } from 'wrangler';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const LOG_LEVELS = ['debug', 'info', 'log', 'warn', 'error', 'none'] as const;
-type LogLevel = (typeof LOG_LEVELS)[number];
+/** @type {readonly ('debug' | 'info' | 'log' | 'warn' | 'error' | 'none')[]} */
+const LOG_LEVELS = ['debug', 'info', 'log', 'warn', 'error', 'none'];
 
-/** `NAME:VALUE` of `--var`, as `wrangler dev --var` takes it. */
-function parseVar(text: string): [string, string] {
+/**
+ * `NAME:VALUE` of `--var`, as `wrangler dev --var` takes it.
+ * @param {string} text
+ * @returns {[string, { type: 'plain_text', value: string }]}
+ */
+function parseVar(text) {
   const at = text.indexOf(':');
   if (at <= 0) throw new RangeError(`--var takes NAME:VALUE, got "${text.slice(0, 40)}"`);
-  return [text.slice(0, at), text.slice(at + 1)];
+  return [text.slice(0, at), { type: 'plain_text', value: text.slice(at + 1) }];
 }
 
-async function main(): Promise<void> {
+async function main() {
   const { values } = parseArgs({
     options: {
       config: { type: 'string', default: join(REPO_ROOT, 'wrangler.toml') },
@@ -56,15 +64,9 @@ async function main(): Promise<void> {
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RangeError('--port must be 1…65535');
-  const logLevel = values['log-level'] as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel))
-    throw new RangeError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
-  const bindings = Object.fromEntries(
-    values.var.map((v) => {
-      const [name, value] = parseVar(v);
-      return [name, { type: 'plain_text' as const, value }];
-    }),
-  );
+  const logLevel = LOG_LEVELS.find((l) => l === values['log-level']);
+  if (logLevel === undefined) throw new RangeError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  const bindings = Object.fromEntries(values.var.map(parseVar));
   const script = values.script;
   const worker = await unstable_startWorker({
     config: values.config,
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
   process.stdout.write(`relay ready on ${(await worker.url).origin} (no inspector)\n`);
 }
 
-main().catch((error: unknown) => {
+main().catch((error) => {
   process.stderr.write(
     `serve-relay: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
