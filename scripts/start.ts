@@ -5,7 +5,9 @@
  *   1. builds the daemon (tsc -b, one line per package with the time) and Pocket (vite build, skipped when
  *      pocket-pwa/dist is newer than its sources), which the relay serves as its assets;
  *   2. keeps a development VAPID key pair in .burrow-dev/vapid.json (the relay's own generator);
- *   3. runs the relay under `wrangler dev` on 127.0.0.1 (Durable Objects persisted in .burrow-dev/relay-state);
+ *   3. runs the relay on workerd on 127.0.0.1 (wrangler's dev server without its inspector,
+ *      relay-worker/dev/serve-relay.mjs; Durable Objects persisted in .burrow-dev/relay-state), with the
+ *      development flag DEV_OPEN_ENROLLMENT so the local Burrow enrolls without an operator secret;
  *   4. enrolls a development Burrow (state in .burrow-dev/burrow-state) unless its relay still knows it;
  *   5. starts `burrow daemon` — or uses one already running on that state — which lists the sessions of its
  *      previous run as ended (the session roster, burrow-agent/src/daemon/session-roster.ts);
@@ -40,7 +42,8 @@ import {
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DEV_DIR = join(ROOT, '.burrow-dev');
 const BURROW = join(ROOT, 'burrow-agent', 'bin', 'burrow.js');
-const WRANGLER = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+/** wrangler's dev server with no inspector, which any local user could attach to (issue 16.3). */
+const SERVE_RELAY = join(ROOT, 'relay-worker', 'dev', 'serve-relay.mjs');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const VITE = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
 const DEFAULT_PORT = 8787;
@@ -256,8 +259,7 @@ async function startRelay(relayPort: number, relayUrl: string): Promise<Started>
     'the relay',
     node,
     [
-      WRANGLER,
-      'dev',
+      SERVE_RELAY,
       '--config',
       'wrangler.toml',
       '--ip',
@@ -268,7 +270,9 @@ async function startRelay(relayPort: number, relayUrl: string): Promise<Started>
       join(DEV, 'relay-state'),
       '--env-file',
       envFile,
-      '--show-interactive-dev-session=false',
+      // Development only: enrollment without ENROLL_SECRET (RL-HTTP-3); never set on a deployed relay.
+      '--var',
+      'DEV_OPEN_ENROLLMENT:1',
     ],
     {
       cwd: ROOT,

@@ -173,13 +173,22 @@ describe('burrow CLI polish (issue 17 item 6)', () => {
     const missing = await cli(env, 'watch', 'zzzz2345');
     expect(missing.code).toBe(4);
     expect(missing.stderr).toContain('no session zzzz2345');
-    const id = (await cli(env, 'new', '--name', 'plain', '--', '/bin/sh', '-c', 'sleep 60')).stdout.trim();
+    // A bare shell without integration (sh): no command Burrow can name.
+    const id = (await cli(env, 'new', '--name', 'plain', '--', '/bin/sh')).stdout.trim();
     const noKey = await cli(env, 'watch', 'plain');
     expect(noKey.code).toBe(1);
     expect(noKey.stderr).toContain('session plain runs no command Burrow can name right now');
     expect((await cli(env, 'watch', id)).code).toBe(1);
     expect(JSON.parse((await cli(env, 'watch', '--list', '--json')).stdout)).not.toContain('plain');
+    // A session started as `burrow new -- CMD` runs CMD (issue 13 item 1): its name means CMD's watch key.
+    const job = (await cli(env, 'new', '--name', 'job', '--', 'sleep', '60')).stdout.trim();
+    const named = await cli(env, 'watch', 'job');
+    expect(named.code).toBe(0);
+    expect(named.stdout).toContain('watching sleep');
+    expect(JSON.parse((await cli(env, 'watch', '--list', '--json')).stdout)).toContain('sleep');
+    expect((await cli(env, 'unwatch', 'sleep')).code).toBe(0);
     await cli(env, 'kill', id);
+    await cli(env, 'kill', job);
   }, 90_000);
 });
 

@@ -50,6 +50,8 @@ export class HandshakeState {
   readonly #psks: Uint8Array[] = [];
   #messageIndex = 0;
   #failed = false;
+  /** Split() ran: a second call would hand out a transport with the same keys at nonce 0 (keystream reuse). */
+  #split = false;
 
   constructor(options: HandshakeOptions) {
     if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
@@ -182,11 +184,14 @@ export class HandshakeState {
 
   /**
    * Split() after the last message (§5.3): the transport for this side. After a one-way pattern only the
-   * initiator→responder direction exists.
+   * initiator→responder direction exists. Once only: a second transport would reuse the first one's keys from
+   * nonce 0, so every later call throws `invalid-state` (rev 34 §5.3 ends the HandshakeState at Split()).
    */
   split(): NoiseTransport {
     if (this.#failed) throw new NoiseError('invalid-state', 'handshake failed');
     if (!this.isFinished) throw new NoiseError('invalid-state', 'handshake is not finished');
+    if (this.#split) throw new NoiseError('invalid-state', 'split() was already called');
+    this.#split = true;
     const [c1, c2] = this.#symmetric.split();
     const h = this.#symmetric.handshakeHash;
     if (this.pattern.oneWay)

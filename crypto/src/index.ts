@@ -63,6 +63,13 @@ export {
   sealPushEnvelope,
 } from './push-envelope.js';
 export { RANDOM_BYTES_MAX, randomBytes } from './random.js';
+export {
+  RELAY_TICKET_BYTES,
+  RELAY_TICKET_EPOCH_MS,
+  RELAY_TICKET_LABEL,
+  relayTicket,
+  relayTicketEpoch,
+} from './relay-ticket.js';
 export { SymmetricState } from './symmetric-state.js';
 export {
   boundedPushText,

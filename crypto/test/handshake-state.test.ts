@@ -101,6 +101,19 @@ describe('HandshakeState', () => {
     expect(a.decrypt(b.encrypt(Uint8Array.of(4)))).toEqual(Uint8Array.of(4));
   });
 
+  it('splits once: a second split() throws instead of handing out the same keys at nonce 0 (issue 16.6)', () => {
+    const { init, resp } = ikpsk2Pair();
+    resp.readMessage(init.writeMessage());
+    resp.setPsk(new Uint8Array(32).fill(3));
+    init.readMessage(resp.writeMessage());
+    const [a, b] = [init.split(), resp.split()];
+    // A second transport would encrypt with the same key and nonce as the first: keystream reuse.
+    expect(codeOf(() => init.split())).toBe('invalid-state');
+    expect(codeOf(() => resp.split())).toBe('invalid-state');
+    // The first transports are untouched by the refused calls.
+    expect(b.decrypt(a.encrypt(Uint8Array.of(5)))).toEqual(Uint8Array.of(5));
+  });
+
   it('fails the initiator when the responder used another psk, and stays failed', () => {
     const { init, resp } = ikpsk2Pair();
     resp.readMessage(init.writeMessage());

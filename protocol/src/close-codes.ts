@@ -22,6 +22,7 @@ export const CloseCode = {
   MALFORMED_FRAME: 4006,
   AGENT_DISCONNECTED: 4007,
   BURROW_DELETED: 4008,
+  TOO_MUCH_DATA: 4009,
 
   // Burrow
   HANDSHAKE_FAILED: 4100,
@@ -56,6 +57,7 @@ export const CLOSE_MESSAGES: Readonly<Record<CloseCode, string>> = {
   [CloseCode.MALFORMED_FRAME]: 'malformed frame',
   [CloseCode.AGENT_DISCONNECTED]: 'your computer disconnected',
   [CloseCode.BURROW_DELETED]: 'this computer is no longer enrolled at the relay',
+  [CloseCode.TOO_MUCH_DATA]: 'too much data sent to your computer; try again shortly',
   [CloseCode.HANDSHAKE_FAILED]: 'secure handshake failed',
   [CloseCode.DEVICE_REVOKED]: 'this phone was removed',
   [CloseCode.HANDSHAKE_TIMEOUT]: 'secure handshake took too long',

@@ -1,7 +1,10 @@
 /**
  * Relay bench (`npm run bench -w relay-worker`): WebSocket echo round trip through the relay on workerd, with a
- * test agent echoing DATA back, and forwarding throughput for 32 KiB frames; beside a bare loopback `ws` echo
- * server measured in the same run. Prints absolute numbers and ratios (relay / bare). Bounded: ~20 s.
+ * test agent echoing DATA back, and forwarding throughput for 32 KiB frames agent → phone (the direction of
+ * terminal output: the phone asks with an 8-byte frame, the agent answers 32 KiB, 16 asks in flight); beside a
+ * bare loopback `ws` server doing the same in the same run. Prints absolute numbers and ratios (relay / bare).
+ * Phone → agent bytes are budgeted per Burrow (RL-LIM-7: 4 MiB, then 1 MiB/s), so bulk goes the other way.
+ * Bounded: ~20 s.
  */
 import { performance } from 'node:perf_hooks';
 import { decodeRelayToAgentFrame, encodeDataFrame } from '@burrow/protocol';
@@ -15,6 +18,12 @@ const GAP_MS = 10;
 const RTT_PAYLOAD_BYTES = 64;
 const THROUGHPUT_FRAME_BYTES = 32 * 1024;
 const THROUGHPUT_FRAMES = 800;
+/** The phone's ask for one 32 KiB frame; any other payload is echoed as is. */
+const ASK_BYTES = 8;
+
+/** What both echo servers answer: a 32 KiB frame to an ask, else the same bytes. */
+const answerTo = (payload: Uint8Array): Uint8Array =>
+  payload.length === ASK_BYTES ? new Uint8Array(THROUGHPUT_FRAME_BYTES).fill(0xa5) : payload;
 /** Frames in flight during the throughput run. */
 const WINDOW = 16;
 const WARMUP = 50;
@@ -52,7 +61,7 @@ async function roundTrips(
 }
 
 async function throughput(path: EchoPath): Promise<number> {
-  const frame = new Uint8Array(THROUGHPUT_FRAME_BYTES).fill(0xa5);
+  const frame = new Uint8Array(ASK_BYTES).fill(0xa5);
   let sent = 0;
   const t = performance.now();
   for (; sent < WINDOW; sent++) path.send(frame);
@@ -64,7 +73,7 @@ async function throughput(path: EchoPath): Promise<number> {
     }
   }
   const seconds = (performance.now() - t) / 1000;
-  // Bytes carried one way (each frame also comes back).
+  // Bytes carried agent → phone.
   return (THROUGHPUT_FRAMES * THROUGHPUT_FRAME_BYTES) / seconds / 1e6;
 }
 
@@ -80,7 +89,9 @@ async function bareEcho(): Promise<EchoPath> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 1 << 20 });
   await new Promise<void>((r) => server.once('listening', () => r()));
   server.on('connection', (ws) =>
-    ws.on('message', (data, isBinary) => ws.send(data as Buffer, { binary: isBinary })),
+    ws.on('message', (data: Buffer, isBinary) =>
+      ws.send(answerTo(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)), { binary: isBinary }),
+    ),
   );
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
@@ -103,7 +114,7 @@ async function relayEcho(url: string, wsUrl: string): Promise<EchoPath> {
     if (!isBinary) return;
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     const frame = decodeRelayToAgentFrame(bytes);
-    if (frame.type === 'data') agent.ws.send(encodeDataFrame(frame.connId, frame.payload));
+    if (frame.type === 'data') agent.ws.send(encodeDataFrame(frame.connId, answerTo(frame.payload)));
   });
   const client = await openClient(wsUrl, burrowId);
   return {
@@ -148,7 +159,7 @@ async function main(): Promise<void> {
     for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  '));
     console.log(
       `(${RTT_PAYLOAD_BYTES}-byte payloads, ${RTT_SAMPLES} back-to-back + ${GAP_SAMPLES} gapped samples; ` +
-        `${THROUGHPUT_FRAMES} × 32 KiB echoed with ${WINDOW} in flight; total ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+        `${THROUGHPUT_FRAMES} × 32 KiB agent → phone, ${WINDOW} asks in flight; total ${((performance.now() - started) / 1000).toFixed(1)} s)`,
     );
   } finally {
     await relay.stop();

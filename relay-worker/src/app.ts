@@ -11,6 +11,7 @@ import { enrollRoutes } from './routes/enroll.js';
 import { infoRoutes } from './routes/info.js';
 import { pushRoutes } from './routes/push.js';
 import { socketRoutes } from './routes/sockets.js';
+import { ticketRoutes } from './routes/tickets.js';
 import { withSecurityHeaders } from './security-headers.js';
 import type { AppEnv, RelayServices } from './services.js';
 
@@ -29,6 +30,7 @@ export function createApp(services: (request: Request, bindings: unknown) => Rel
   socketRoutes(app);
   deliveryRoutes(app);
   pushRoutes(app);
+  ticketRoutes(app);
   app.all(`${HTTP_API_PREFIX}/*`, () => jsonError(ErrorCode.NOT_FOUND, 'no such relay route'));
   app.all(HTTP_API_PREFIX, () => jsonError(ErrorCode.NOT_FOUND, 'no such relay route'));
   app.all('*', async (c) => withSecurityHeaders(await c.get('services').fetchAsset(c.req.raw)));

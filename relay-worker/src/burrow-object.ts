@@ -2,9 +2,9 @@
  * One Durable Object per Burrow: a thin shell around `RelayRouter` (socket routing) and `BurrowStore`
  * (SQLite record). Uses the WebSocket Hibernation API so idle sockets cost nothing: every socket is accepted
  * with `ctx.acceptWebSocket`, carries only its `SocketMeta` (routing metadata: role, connId, open time, and for a
- * phone its source key and whether it has spoken) as attachment, and keep-alive pings are answered
- * by the runtime's auto-response without waking the object. On wake, the constructor rebuilds routing from
- * `ctx.getWebSockets()`. [SPEC: RL-DO-1..4]
+ * phone its source key, whether it has spoken, holds a ticket, was answered, and what it sent before that) as
+ * attachment, and keep-alive pings are answered by the runtime's auto-response without waking the object. On
+ * wake, the constructor rebuilds routing from `ctx.getWebSockets()`. [SPEC: RL-DO-1..4]
  */
 
 import { DurableObject } from 'cloudflare:workers';
@@ -17,16 +17,19 @@ import {
   KEEPALIVE_PONG,
   type PushSendResponse,
   type PushSubscriptionBody,
+  parseClientSubprotocols,
+  type RelayTicketSet,
 } from '@burrow/protocol';
 import { type ApiResult, fail, ok } from './api-result.js';
 import { BurrowStore } from './burrow-store.js';
-import { allowsLoopbackPushForDev, type Env } from './env.js';
+import { allowsLoopbackPushForDev, type Env, extraPushServiceHosts } from './env.js';
 import { jsonError } from './json-error.js';
 import { PUSH_SEND_RATE_PER_BURROW } from './limits.js';
 import { handlePushSend } from './push/push-send.js';
 import { vapidSignerFromConfig } from './push/vapid-config.js';
 import { RelayRouter, type SocketMeta } from './relay-router.js';
 import { sourceKey } from './source-key.js';
+import { subprotocolHeaders } from './subprotocol.js';
 import { type TokenBucketState, take } from './token-bucket.js';
 import { bearerToken, constantTimeEqual, hashToken } from './tokens.js';
 
@@ -59,6 +62,7 @@ export class BurrowObject extends DurableObject<Env> {
     this.router = new RelayRouter<WebSocket>({
       now: () => Date.now(),
       nextId: (kind) => this.store.nextId(kind),
+      saveMeta: (socket, meta) => socket.serializeAttachment(meta),
     });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(KEEPALIVE_PING, KEEPALIVE_PONG));
     this.router.restore(
@@ -100,6 +104,17 @@ export class BurrowObject extends DurableObject<Env> {
     const outcome = this.store.putDelivery(deliveryId, tokenHash, Date.now());
     if (outcome === 'full') return fail(ErrorCode.LIMIT_EXCEEDED, 'too many deliveries for this Burrow');
     return ok(outcome);
+  }
+
+  /**
+   * `PUT /v1/burrows/:id/tickets`: the Burrow's whole set of relay ticket hashes, replacing the last one. No
+   * device is named: the relay only checks membership. [SPEC: RL-TICKET-2]
+   */
+  async putTickets(burrowToken: string, set: RelayTicketSet): Promise<ApiResult<null>> {
+    const denied = await this.checkBurrow(burrowToken);
+    if (denied) return denied;
+    this.ctx.storage.transactionSync(() => this.store.replaceTickets(set.ticketHashes));
+    return ok(null);
   }
 
   async deleteDelivery(burrowToken: string, deliveryId: string): Promise<ApiResult<null>> {
@@ -149,6 +164,7 @@ export class BurrowObject extends DurableObject<Env> {
       fetch: (url, init) => fetch(url, init),
       clock: Date.now,
       allowLoopbackForDev: allowsLoopbackPushForDev(this.env),
+      extraServiceHosts: extraPushServiceHosts(this.env),
     });
   }
 
@@ -156,11 +172,15 @@ export class BurrowObject extends DurableObject<Env> {
 
   override async fetch(request: Request): Promise<Response> {
     const role = new URL(request.url).pathname.endsWith('/agent') ? 'agent' : 'client';
+    // A phone that offered `burrow.v1` must get it selected on every 101, or its browser drops the socket
+    // before it can read the close code (RL-TICKET-4).
+    const offered = parseClientSubprotocols(request.headers.get('Sec-WebSocket-Protocol'));
+    const headers = subprotocolHeaders(offered);
     if (!this.store.isEnrolled()) {
       // A phone cannot read an HTTP status; tell it in a close code that its Burrow is not (or no longer) here.
       return role === 'agent'
         ? jsonError(ErrorCode.NOT_FOUND, 'unknown burrow')
-        : refuseSocket(CloseCode.BURROW_DELETED);
+        : refuseSocket(CloseCode.BURROW_DELETED, headers);
     }
     if (role === 'agent') {
       const token = bearerToken(request.headers.get('Authorization')) ?? '';
@@ -173,15 +193,19 @@ export class BurrowObject extends DurableObject<Env> {
       this.router.agentOpened(server, meta);
       return new Response(null, { status: 101, webSocket: client });
     }
+    // A ticket lets a paired phone past the shared connect bucket; an unknown one is simply no ticket.
+    const ticketed = offered.ticket !== null && this.store.hasTicket(await hashToken(offered.ticket));
     // The Worker forwarded the request as received, so this is the address its per-source limit used.
-    const admission = this.router.admitClient(sourceKey(request.headers.get('CF-Connecting-IP')));
+    const admission = this.router.admitClient(sourceKey(request.headers.get('CF-Connecting-IP')), {
+      ticketed,
+    });
     // A browser cannot read an HTTP status from a failed upgrade, so refuse with a close code it can show.
-    if (!admission.ok) return refuseSocket(admission.code);
+    if (!admission.ok) return refuseSocket(admission.code, headers);
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server, [TAG.client]);
     server.serializeAttachment(admission.meta);
     this.router.clientOpened(server, admission.meta);
-    return new Response(null, { status: 101, webSocket: client });
+    return new Response(null, { status: 101, webSocket: client, headers });
   }
 
   // ---- Hibernation handlers ----------------------------------------------------------------------------
@@ -194,8 +218,7 @@ export class BurrowObject extends DurableObject<Env> {
       this.router.agentMessage(ws, meta, data);
       return;
     }
-    // Once per socket: a phone that spoke is never displaced, and that must survive a wake (RL-DO-3).
-    if (meta.spoke !== true) ws.serializeAttachment({ ...meta, spoke: true } satisfies SocketMeta);
+    // The router stores what must survive a wake (spoke, answered, what it sent before) through saveMeta.
     this.router.clientMessage(meta, data);
   }
 
@@ -244,9 +267,9 @@ export class BurrowObject extends DurableObject<Env> {
 }
 
 /** Accepts the upgrade and closes at once with `code`: how a refused phone learns why. */
-function refuseSocket(code: CloseCode): Response {
+function refuseSocket(code: CloseCode, headers: HeadersInit): Response {
   const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
   server.accept();
   server.close(code, CLOSE_MESSAGES[code]);
-  return new Response(null, { status: 101, webSocket: client });
+  return new Response(null, { status: 101, webSocket: client, headers });
 }

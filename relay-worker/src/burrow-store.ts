@@ -1,11 +1,15 @@
 /**
- * One Burrow's durable record in its Durable Object's SQLite storage: the token hash, id counters, deliveries
- * and push subscriptions. Nothing of any frame's content is ever stored. [SPEC: RL-STORE-1..3]
+ * One Burrow's durable record in its Durable Object's SQLite storage: the token hash, id counters, deliveries,
+ * push subscriptions and the relay ticket hashes the Burrow published. Nothing of any frame's content is ever
+ * stored. [SPEC: RL-STORE-1..3, RL-TICKET-2]
  *
  * Tables are created only at enrollment, so probing an unknown burrowId writes nothing.
  */
 import type { PushSubscriptionBody } from '@burrow/protocol';
-import { MAX_DELIVERIES_PER_BURROW } from './limits.js';
+import { MAX_DELIVERIES_PER_BURROW, MAX_RELAY_TICKETS_PER_BURROW } from './limits.js';
+
+/** SHA-256 hashes of the relay tickets the Burrow published: a set, no device attached (RL-TICKET-2). */
+const TICKETS_TABLE = 'CREATE TABLE IF NOT EXISTS tickets (hash TEXT PRIMARY KEY) WITHOUT ROWID';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS burrow (
@@ -24,6 +28,7 @@ const SCHEMA = [
      p256dh TEXT NOT NULL,
      auth TEXT NOT NULL,
      updated_at INTEGER NOT NULL)`,
+  TICKETS_TABLE,
 ];
 
 export interface DeliveryRow {
@@ -74,6 +79,26 @@ export class BurrowStore {
       .exec<{ id: number }>(`UPDATE burrow SET ${column} = ${column} + 1 RETURNING ${column} - 1 AS id`)
       .one();
     return row.id;
+  }
+
+  /**
+   * Replaces the published ticket set (the caller runs it in one transaction). A Burrow enrolled before tickets
+   * existed gets the table here.
+   */
+  replaceTickets(hashes: readonly string[]): void {
+    if (hashes.length > MAX_RELAY_TICKETS_PER_BURROW) throw new RangeError('too many ticket hashes');
+    this.sql.exec(TICKETS_TABLE);
+    this.sql.exec('DELETE FROM tickets');
+    for (const hash of hashes) this.sql.exec('INSERT OR IGNORE INTO tickets (hash) VALUES (?)', hash);
+  }
+
+  /** Whether `hash` (SHA-256 of a presented ticket, RL-ID-2) is in the published set. */
+  hasTicket(hash: string): boolean {
+    const table = this.sql
+      .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tickets'")
+      .toArray();
+    if (table.length === 0) return false;
+    return this.sql.exec('SELECT 1 FROM tickets WHERE hash = ?', hash).toArray().length > 0;
   }
 
   listDeliveries(): DeliveryRow[] {

@@ -2,7 +2,12 @@
  * Every limit the relay enforces, with units, in one place (DESIGN §4.1). [SPEC: RL-LIM-1]
  * Frame sizes come from the protocol package because both ends must agree on them.
  */
-import { MAX_AGENT_FRAME_BYTES, MAX_CLIENT_FRAME_BYTES, MAX_PUSH_TARGETS } from '@burrow/protocol';
+import {
+  MAX_AGENT_FRAME_BYTES,
+  MAX_CLIENT_FRAME_BYTES,
+  MAX_PUSH_TARGETS,
+  MAX_RELAY_TICKETS,
+} from '@burrow/protocol';
 import { MAX_PUSH_SEND_BODY_BYTES } from './push/push-send.js';
 import type { TokenBucketConfig } from './token-bucket.js';
 
@@ -34,6 +39,42 @@ export const SILENT_CLIENT_DISPLACEABLE_AFTER_MS = 2_000;
 
 /** New phone sockets per Burrow: burst of 20 (above MAX_CLIENTS_PER_BURROW), then one per second. Over → RATE_LIMITED (4005). */
 export const CLIENT_CONNECT_RATE_PER_BURROW: TokenBucketConfig = { capacity: 20, refillIntervalMs: 1_000 };
+
+/**
+ * New phone sockets per Burrow that present a relay ticket the Burrow published (RL-TICKET-3): their own
+ * bucket, burst 20 then one per second, so sockets without a ticket, from any number of addresses, can never
+ * spend what the owner's phones need (issue 16.5). The relay cannot tell the owner's phone from an attacker's
+ * socket (Noise authenticates inside the Burrow), so the shared bucket alone let 8 addresses keep the owner
+ * out for 29.8 s.
+ */
+export const TICKETED_CONNECT_RATE_PER_BURROW: TokenBucketConfig = { capacity: 20, refillIntervalMs: 1_000 };
+
+/** Ticket hashes a Burrow may publish at once: 3 epochs × 64 phones (RL-TICKET-2). */
+export const MAX_RELAY_TICKETS_PER_BURROW = MAX_RELAY_TICKETS;
+
+/** Largest `PUT /v1/burrows/:id/tickets` body (bytes): 192 hashes of 43 characters in JSON is ~9 KB. */
+export const MAX_TICKET_SET_BODY_BYTES = 16 * 1024;
+
+/**
+ * Frames a phone socket may send before the agent has sent it anything (RL-LIM-6). A phone sends exactly one,
+ * its Noise message 1, and waits for message 2; four leave room and nothing more. Over it the socket is closed
+ * TOO_MUCH_DATA (4009) and the frame is not forwarded. Without it, one unauthenticated socket pushed 387 MB
+ * in 3 s through the relay to the Burrow before the Burrow's refusal of message 1 arrived (issue 16.4).
+ */
+export const UNANSWERED_CLIENT_MAX_FRAMES = 4;
+/** Bytes a phone socket may send before the agent's first reply (RL-LIM-6); a message 1 is 96 or 104 bytes. */
+export const UNANSWERED_CLIENT_MAX_BYTES = 4 * 1024;
+
+/**
+ * Bytes all phone sockets of one Burrow may send to its agent (RL-LIM-7): a burst of 4 MiB, then 1 MiB/s.
+ * Typing is bytes a second and a large paste a few hundred KB. The bucket bounds what phones, answered ones
+ * included, can make the relay and the Burrow carry. A frame over it closes its socket TOO_MUCH_DATA (4009)
+ * and is not forwarded. In memory, like the connect bucket (RL-DO-4).
+ */
+export const INBOUND_BYTES_PER_BURROW: TokenBucketConfig = {
+  capacity: 4 * 1024 * 1024,
+  refillIntervalMs: 1_000 / (1024 * 1024),
+};
 
 /** New sockets (agent or phone, any Burrow) per source address: burst of 30, then one per second. */
 export const CONNECT_RATE_PER_SOURCE: TokenBucketConfig = { capacity: 30, refillIntervalMs: 1_000 };
@@ -85,4 +126,9 @@ export const PUBLISHED_LIMITS: Readonly<Record<string, number>> = {
   maxPushTargets: MAX_PUSH_TARGETS,
   maxPushSendBodyBytes: MAX_PUSH_SEND_BODY_BYTES,
   pushSendsPerMinutePerBurrow: PUSH_SENDS_PER_MINUTE_PER_BURROW,
+  unansweredClientMaxFrames: UNANSWERED_CLIENT_MAX_FRAMES,
+  unansweredClientMaxBytes: UNANSWERED_CLIENT_MAX_BYTES,
+  inboundBytesBurstPerBurrow: INBOUND_BYTES_PER_BURROW.capacity,
+  inboundBytesPerSecondPerBurrow: Math.round(1_000 / INBOUND_BYTES_PER_BURROW.refillIntervalMs),
+  maxRelayTicketsPerBurrow: MAX_RELAY_TICKETS_PER_BURROW,
 };

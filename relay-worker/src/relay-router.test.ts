@@ -9,15 +9,21 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   CLIENT_CONNECT_RATE_PER_BURROW,
+  INBOUND_BYTES_PER_BURROW,
   MAX_CLIENTS_PER_BURROW,
   MAX_CLIENTS_PER_SOURCE,
   SILENT_CLIENT_DISPLACEABLE_AFTER_MS,
+  TICKETED_CONNECT_RATE_PER_BURROW,
+  UNANSWERED_CLIENT_MAX_BYTES,
+  UNANSWERED_CLIENT_MAX_FRAMES,
 } from './limits.js';
 import { RelayRouter, type RelaySocket, type SocketMeta } from './relay-router.js';
 
 class FakeSocket implements RelaySocket {
   sent: Uint8Array[] = [];
   closed: { code: number; reason: string } | null = null;
+  /** What the router saved with it (the hibernation attachment). */
+  attachment: SocketMeta | null = null;
   send(data: Uint8Array): void {
     if (this.closed) throw new Error('send after close');
     this.sent.push(data.slice());
@@ -30,28 +36,36 @@ class FakeSocket implements RelaySocket {
   }
 }
 
+const saveMeta = (socket: FakeSocket, meta: SocketMeta) => {
+  socket.attachment = meta;
+};
+
 function harness() {
   let now = 1_000_000;
   const ids = { client: 1, agent: 1 };
-  const router = new RelayRouter<FakeSocket>({ now: () => now, nextId: (kind) => ids[kind]++ });
+  const router = new RelayRouter<FakeSocket>({ now: () => now, nextId: (kind) => ids[kind]++, saveMeta });
   const agent = new FakeSocket();
   const agentMeta = router.agentMeta();
   router.agentOpened(agent, agentMeta);
   let sources = 0;
   /** A phone from its own source address unless one is given. */
-  const open = (source = `src4:10.0.0.${++sources}`) => {
-    const admission = router.admitClient(source);
+  const open = (source = `src4:10.0.0.${++sources}`, options: { ticketed?: boolean } = {}) => {
+    const admission = router.admitClient(source, options);
     if (!admission.ok) throw new Error(`refused ${admission.code}`);
     const socket = new FakeSocket();
+    socket.attachment = admission.meta;
     router.clientOpened(socket, admission.meta);
     return { socket, meta: admission.meta };
   };
-  return { router, agent, agentMeta, open, advance: (ms: number) => (now += ms) };
+  /** The agent sends the phone its first frame (Noise message 2): the socket is answered. */
+  const answer = (phone: { meta: SocketMeta }) =>
+    router.agentMessage(agent, agentMeta, encodeDataFrame(phone.meta.connId, new Uint8Array([2])));
+  return { router, agent, agentMeta, open, answer, advance: (ms: number) => (now += ms) };
 }
 
 describe('RelayRouter', () => {
   it('refuses phones while no agent is connected', () => {
-    const router = new RelayRouter<FakeSocket>({ now: () => 0, nextId: () => 1 });
+    const router = new RelayRouter<FakeSocket>({ now: () => 0, nextId: () => 1, saveMeta });
     expect(router.admitClient('src4:10.0.0.1')).toEqual({ ok: false, code: CloseCode.AGENT_OFFLINE });
   });
 
@@ -126,8 +140,9 @@ describe('RelayRouter', () => {
   });
 
   it('bounds frame sizes and rejects malformed frames', () => {
-    const { router, agent, agentMeta, open } = harness();
+    const { router, agent, agentMeta, open, answer } = harness();
     const a = open();
+    answer(a);
     router.clientMessage(a.meta, new Uint8Array(65535));
     expect(a.socket.closed).toBeNull();
     router.clientMessage(a.meta, new Uint8Array(65536));
@@ -223,7 +238,9 @@ describe('RelayRouter', () => {
             }
             if (typeof step === 'number') advance(step);
           }
-          for (const p of live) if (p.spoke) expect(p.socket.closed).toBeNull();
+          // A speaker may run out of its unanswered budget (RL-LIM-6), but is never displaced.
+          for (const p of live)
+            if (p.spoke) expect(p.socket.closed?.code).not.toBe(CloseCode.TOO_MANY_CLIENTS);
           expect(router.clientCount).toBeLessThanOrEqual(MAX_CLIENTS_PER_BURROW);
         },
       ),
@@ -235,7 +252,7 @@ describe('RelayRouter', () => {
     const { router, agent, agentMeta, open } = harness();
     const a = open();
     let wokeIds = 99;
-    const woke = new RelayRouter<FakeSocket>({ now: () => 0, nextId: () => wokeIds++ });
+    const woke = new RelayRouter<FakeSocket>({ now: () => 0, nextId: () => wokeIds++, saveMeta });
     const sockets: Array<{ socket: FakeSocket; meta: SocketMeta | null }> = [
       { socket: agent, meta: agentMeta },
       { socket: a.socket, meta: a.meta },
@@ -259,5 +276,128 @@ describe('RelayRouter', () => {
       payload: new Uint8Array([7]),
     });
     expect(router.clientCount).toBe(1);
+  });
+
+  it('lets an unanswered phone send a message 1 and little more: frames and bytes (RL-LIM-6, issue 16.4)', () => {
+    const { router, agent, open, answer } = harness();
+    const chatty = open();
+    for (let i = 0; i < UNANSWERED_CLIENT_MAX_FRAMES; i++)
+      router.clientMessage(chatty.meta, new Uint8Array(96));
+    expect(chatty.socket.closed).toBeNull();
+    const forwarded = agent.frames().filter((f) => f.type === 'data').length;
+    router.clientMessage(chatty.meta, new Uint8Array(96));
+    expect(chatty.socket.closed?.code).toBe(CloseCode.TOO_MUCH_DATA);
+    // The frame over the budget never reached the agent; the agent hears why the socket went.
+    expect(agent.frames().filter((f) => f.type === 'data')).toHaveLength(forwarded);
+    expect(agent.frames().at(-1)).toEqual({
+      type: 'client_closed',
+      connId: chatty.meta.connId,
+      code: CloseCode.TOO_MUCH_DATA,
+    });
+    const big = open();
+    router.clientMessage(big.meta, new Uint8Array(UNANSWERED_CLIENT_MAX_BYTES + 1));
+    expect(big.socket.closed?.code).toBe(CloseCode.TOO_MUCH_DATA);
+    // Once the agent has answered, the socket is a session: frames of any legal size pass.
+    const phone = open();
+    router.clientMessage(phone.meta, new Uint8Array(104));
+    answer(phone);
+    for (let i = 0; i < 10; i++) router.clientMessage(phone.meta, new Uint8Array(65535));
+    expect(phone.socket.closed).toBeNull();
+  });
+
+  it('keeps the unanswered counts across a wake (they live in the attachment)', () => {
+    const { router, agent, agentMeta, open } = harness();
+    const a = open();
+    for (let i = 0; i < UNANSWERED_CLIENT_MAX_FRAMES - 1; i++)
+      router.clientMessage(a.meta, new Uint8Array(8));
+    expect(a.socket.attachment).toMatchObject({
+      spoke: true,
+      unansweredFrames: UNANSWERED_CLIENT_MAX_FRAMES - 1,
+    });
+    const woke = new RelayRouter<FakeSocket>({ now: () => 0, nextId: () => 50, saveMeta });
+    woke.restore([
+      { socket: agent, meta: agentMeta },
+      { socket: a.socket, meta: a.socket.attachment },
+    ]);
+    woke.clientMessage(a.meta, new Uint8Array(8));
+    expect(a.socket.closed).toBeNull();
+    woke.clientMessage(a.meta, new Uint8Array(8));
+    expect(a.socket.closed?.code).toBe(CloseCode.TOO_MUCH_DATA);
+    // An answered socket stays answered after a wake.
+    const b = open();
+    router.clientMessage(b.meta, new Uint8Array(104));
+    router.agentMessage(agent, agentMeta, encodeDataFrame(b.meta.connId, new Uint8Array([2])));
+    expect(b.socket.attachment).toMatchObject({ answered: true });
+  });
+
+  it('bounds what all phones of a Burrow send together, by bytes, with the injected clock (RL-LIM-7)', () => {
+    const { router, agent, open, answer, advance } = harness();
+    const phones = [open(), open()];
+    for (const p of phones) answer(p);
+    const frame = new Uint8Array(65535);
+    const fits = Math.floor(INBOUND_BYTES_PER_BURROW.capacity / frame.length);
+    for (let i = 0; i < fits; i++) router.clientMessage(phones[i % 2]!.meta, frame);
+    expect(phones.every((p) => p.socket.closed === null)).toBe(true);
+    const sent = agent.frames().filter((f) => f.type === 'data').length;
+    router.clientMessage(phones[0]!.meta, frame);
+    expect(phones[0]!.socket.closed?.code).toBe(CloseCode.TOO_MUCH_DATA);
+    expect(agent.frames().filter((f) => f.type === 'data')).toHaveLength(sent);
+    // The budget comes back at its rate: a second later the other phone sends a frame again.
+    advance(1_000);
+    router.clientMessage(phones[1]!.meta, frame);
+    expect(phones[1]!.socket.closed).toBeNull();
+  });
+
+  it('lets a ticketed phone past an empty shared bucket and a full house of unanswered sockets (RL-TICKET-3)', () => {
+    const { router, agent, open, answer } = harness();
+    // Attackers from many addresses: every slot taken by a socket that sent a message 1 the agent never
+    // answered (so none is silent, none displaceable by a newcomer without a ticket) …
+    const squatters = Array.from({ length: MAX_CLIENTS_PER_BURROW }, (_, i) => open(`src4:198.51.100.${i}`));
+    for (const s of squatters) router.clientMessage(s.meta, new Uint8Array(104));
+    router.clientClosed(squatters[0]!.meta, 1006);
+    // … and the shared connect bucket spent.
+    const left = CLIENT_CONNECT_RATE_PER_BURROW.capacity - MAX_CLIENTS_PER_BURROW;
+    for (let i = 0; i < left; i++) router.clientClosed(open(`src4:203.0.113.${i}`).meta, 1000);
+    expect(router.admitClient('src4:192.0.2.1')).toEqual({ ok: false, code: CloseCode.RATE_LIMITED });
+    // The owner's phone with its ticket gets in at once, from its own bucket.
+    const owner = open('src4:192.0.2.1', { ticketed: true });
+    expect(owner.meta.ticketed).toBe(true);
+    answer(owner);
+    expect(router.admitClient('src4:203.0.113.99')).toEqual({ ok: false, code: CloseCode.TOO_MANY_CLIENTS });
+    // The owner's second phone: every slot taken, so it displaces the oldest unanswered socket without a
+    // ticket — never the owner's answered one.
+    const second = router.admitClient('src4:192.0.2.2', { ticketed: true });
+    expect(second.ok && second.meta.ticketed).toBe(true);
+    expect(squatters[1]!.socket.closed?.code).toBe(CloseCode.TOO_MANY_CLIENTS);
+    expect(owner.socket.closed).toBeNull();
+    expect(agent.frames()).toContainEqual({
+      type: 'client_closed',
+      connId: squatters[1]!.meta.connId,
+      code: CloseCode.TOO_MANY_CLIENTS,
+    });
+  });
+
+  it('bounds ticketed phones by their own bucket and never lets them displace each other', () => {
+    const { router, open, advance } = harness();
+    const owners = Array.from({ length: MAX_CLIENTS_PER_BURROW }, (_, i) =>
+      open(`src4:192.0.2.${i}`, { ticketed: true }),
+    );
+    // One address may hold more than its share when it has tickets (a household behind one NAT).
+    expect(owners).toHaveLength(MAX_CLIENTS_PER_BURROW);
+    expect(router.admitClient('src4:192.0.2.99', { ticketed: true })).toEqual({
+      ok: false,
+      code: CloseCode.TOO_MANY_CLIENTS,
+    });
+    for (const o of owners) router.clientClosed(o.meta, 1000);
+    const left = TICKETED_CONNECT_RATE_PER_BURROW.capacity - MAX_CLIENTS_PER_BURROW;
+    for (let i = 0; i < left; i++) router.clientClosed(open('src4:192.0.2.1', { ticketed: true }).meta, 1000);
+    expect(router.admitClient('src4:192.0.2.1', { ticketed: true })).toEqual({
+      ok: false,
+      code: CloseCode.RATE_LIMITED,
+    });
+    // The shared bucket was never touched by them.
+    expect(router.admitClient('src4:10.0.0.200').ok).toBe(true);
+    advance(TICKETED_CONNECT_RATE_PER_BURROW.refillIntervalMs);
+    expect(router.admitClient('src4:192.0.2.1', { ticketed: true }).ok).toBe(true);
   });
 });

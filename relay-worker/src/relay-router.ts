@@ -13,6 +13,13 @@
  *   source holds at most MAX_CLIENTS_PER_SOURCE slots (never all), and when every slot is taken a newcomer
  *   displaces the oldest socket that has never sent a frame (a phone sends message 1 at once; a silent one is
  *   no phone in the middle of a handshake). The owner's phone is never locked out by sockets that say nothing.
+ * - A phone that presents a relay ticket its Burrow published (RL-TICKET-3; the Durable Object checks it) uses
+ *   its own connect bucket and no per-source cap, and when every slot is taken it displaces the oldest socket
+ *   without a ticket that the agent never answered. So no number of attacking addresses, which have no
+ *   ticket, can keep a paired phone out (issue 16.5).
+ * - Until the agent sends a phone socket its first frame, that socket may send only a few small frames
+ *   (RL-LIM-6). All phone sockets of a Burrow together draw on one inbound byte budget (RL-LIM-7). Over either
+ *   limit the socket is closed TOO_MUCH_DATA and the frame is dropped (issue 16.4).
  */
 import {
   AGENT_FRAME_HEADER_BYTES,
@@ -28,9 +35,13 @@ import {
   AGENT_FRAME_MAX_BYTES,
   CLIENT_CONNECT_RATE_PER_BURROW,
   CLIENT_FRAME_MAX_BYTES,
+  INBOUND_BYTES_PER_BURROW,
   MAX_CLIENTS_PER_BURROW,
   MAX_CLIENTS_PER_SOURCE,
   SILENT_CLIENT_DISPLACEABLE_AFTER_MS,
+  TICKETED_CONNECT_RATE_PER_BURROW,
+  UNANSWERED_CLIENT_MAX_BYTES,
+  UNANSWERED_CLIENT_MAX_FRAMES,
 } from './limits.js';
 import { type TokenBucketState, take } from './token-bucket.js';
 
@@ -49,25 +60,44 @@ export interface SocketMeta {
   readonly openedAt: number;
   /** Phone: its per-source limiter key (`source-key.ts`, RL-LIM-4), for MAX_CLIENTS_PER_SOURCE. */
   readonly source?: string;
-  /** Phone: it has sent at least one frame (then it is never displaced by a newcomer). */
+  /** Phone: it has sent at least one frame (then it is never displaced by a newcomer without a ticket). */
   readonly spoke?: boolean;
+  /** Phone: it presented a relay ticket its Burrow published (RL-TICKET-3). */
+  readonly ticketed?: boolean;
+  /** Phone: the agent has sent it a frame; the budget before that (RL-LIM-6) no longer applies. */
+  readonly answered?: boolean;
+  /** Phone, until answered: frames and bytes it sent (RL-LIM-6), kept across a wake. */
+  readonly unansweredFrames?: number;
+  readonly unansweredBytes?: number;
 }
 
 /** What the router keeps per phone socket. */
 interface ClientEntry<S> {
   readonly socket: S;
+  readonly connId: number;
   readonly source: string;
   readonly openedAt: number;
+  readonly ticketed: boolean;
   spoke: boolean;
+  answered: boolean;
+  unansweredFrames: number;
+  unansweredBytes: number;
 }
 
 /** Limiter key of sockets whose attachment predates `SocketMeta.source` (counted together). */
 const UNKNOWN_SOURCE = 'src:unknown';
 
-export interface RouterDeps {
+export interface RouterDeps<S> {
   readonly now: () => number;
   /** Next connId / agent generation for this Burrow; strictly increasing, survives eviction. */
   readonly nextId: (kind: 'client' | 'agent') => number;
+  /** Stores a phone socket's changed metadata with it (its hibernation attachment), so it survives a wake. */
+  readonly saveMeta: (socket: S, meta: SocketMeta) => void;
+}
+
+export interface AdmitOptions {
+  /** The phone presented a relay ticket its Burrow published (checked by the caller, RL-TICKET-3). */
+  readonly ticketed?: boolean;
 }
 
 export type Admission =
@@ -86,8 +116,10 @@ export class RelayRouter<S extends RelaySocket> {
   private agent: { socket: S; meta: SocketMeta } | null = null;
   private readonly clients = new Map<number, ClientEntry<S>>();
   private connectBucket: TokenBucketState | undefined;
+  private ticketedConnectBucket: TokenBucketState | undefined;
+  private inboundBucket: TokenBucketState | undefined;
 
-  constructor(private readonly deps: RouterDeps) {}
+  constructor(private readonly deps: RouterDeps<S>) {}
 
   /** Rebuilds routing after the object wakes, from the sockets the runtime kept and their attachments. */
   restore(sockets: Iterable<{ socket: S; meta: SocketMeta | null }>): void {
@@ -108,22 +140,33 @@ export class RelayRouter<S extends RelaySocket> {
 
   /**
    * Decides whether a new phone socket from `source` may open; on success reserves its connId, displacing a
-   * silent socket when every slot is taken. Refusals for slots come before the connect bucket, so a refused
-   * flood does not spend the tokens the owner's phone needs. [SPEC: RL-ROUTE-2, RL-LIM-3]
+   * socket when every slot is taken (a silent one; for a ticketed phone, any the agent never answered that has
+   * no ticket). Refusals for slots come before the connect bucket, so a refused flood does not spend tokens.
+   * A ticketed phone takes from its own bucket. [SPEC: RL-ROUTE-2, RL-LIM-3, RL-TICKET-3]
    */
-  admitClient(source: string): Admission {
+  admitClient(source: string, options: AdmitOptions = {}): Admission {
     if (this.agent === null) return { ok: false, code: CloseCode.AGENT_OFFLINE };
+    const ticketed = options.ticketed === true;
     const now = this.deps.now();
-    if (this.countFrom(source) >= MAX_CLIENTS_PER_SOURCE)
+    // One address may hold no more than its share, except a paired phone: it may share an address (a NAT)
+    // with whoever is flooding.
+    if (!ticketed && this.countFrom(source) >= MAX_CLIENTS_PER_SOURCE)
       return { ok: false, code: CloseCode.TOO_MANY_CLIENTS };
     const full = this.clients.size >= MAX_CLIENTS_PER_BURROW;
-    const displaced = full ? this.oldestSilent(now) : null;
+    const displaced = full
+      ? ticketed
+        ? this.oldestUnansweredWithoutTicket()
+        : this.oldestSilent(now)
+      : null;
     if (full && displaced === null) return { ok: false, code: CloseCode.TOO_MANY_CLIENTS };
-    const result = take(CLIENT_CONNECT_RATE_PER_BURROW, this.connectBucket, now);
-    this.connectBucket = result.state;
+    const config = ticketed ? TICKETED_CONNECT_RATE_PER_BURROW : CLIENT_CONNECT_RATE_PER_BURROW;
+    const result = take(config, ticketed ? this.ticketedConnectBucket : this.connectBucket, now);
+    if (ticketed) this.ticketedConnectBucket = result.state;
+    else this.connectBucket = result.state;
     if (!result.allowed) return { ok: false, code: CloseCode.RATE_LIMITED };
     if (displaced !== null) this.dropClient(displaced, CloseCode.TOO_MANY_CLIENTS);
-    return { ok: true, meta: { role: 'client', connId: this.deps.nextId('client'), openedAt: now, source } };
+    const meta: SocketMeta = { role: 'client', connId: this.deps.nextId('client'), openedAt: now, source };
+    return { ok: true, meta: ticketed ? { ...meta, ticketed: true } : meta };
   }
 
   /** Call once the admitted phone socket is accepted. */
@@ -149,6 +192,17 @@ export class RelayRouter<S extends RelaySocket> {
     return oldest;
   }
 
+  /** The connId of the oldest phone socket without a ticket that the agent never answered, or null. */
+  private oldestUnansweredWithoutTicket(): number | null {
+    let oldest: number | null = null;
+    let oldestAt = Number.POSITIVE_INFINITY;
+    for (const [connId, entry] of this.clients) {
+      if (entry.ticketed || entry.answered) continue;
+      if (entry.openedAt < oldestAt) [oldest, oldestAt] = [connId, entry.openedAt];
+    }
+    return oldest;
+  }
+
   /** A new authenticated agent socket: it replaces any older one. [SPEC: RL-ROUTE-1] */
   agentMeta(): SocketMeta {
     return { role: 'agent', connId: this.deps.nextId('agent'), openedAt: this.deps.now() };
@@ -163,11 +217,15 @@ export class RelayRouter<S extends RelaySocket> {
     }
   }
 
-  /** A frame from a phone. Text frames other than the keep-alive (answered by the runtime) are malformed. */
+  /**
+   * A frame from a phone. Text frames other than the keep-alive (answered by the runtime) are malformed.
+   * [SPEC: RL-ROUTE-3, RL-ROUTE-7, RL-LIM-6, RL-LIM-7]
+   */
   clientMessage(meta: SocketMeta, data: Uint8Array | string): void {
     // By connId, not object identity: connIds are never reused, and identity need not survive a wake.
     const entry = this.clients.get(meta.connId);
     if (entry === undefined) return;
+    const firstWord = !entry.spoke;
     entry.spoke = true;
     if (typeof data === 'string' || data.length === 0) {
       this.dropClient(meta.connId, CloseCode.MALFORMED_FRAME);
@@ -179,6 +237,25 @@ export class RelayRouter<S extends RelaySocket> {
     }
     if (this.agent === null) {
       this.dropClient(meta.connId, CloseCode.AGENT_OFFLINE);
+      return;
+    }
+    if (!entry.answered) {
+      // Nobody has authenticated this socket yet: a message 1 and nothing much more (RL-LIM-6).
+      entry.unansweredFrames += 1;
+      entry.unansweredBytes += data.length;
+      if (
+        entry.unansweredFrames > UNANSWERED_CLIENT_MAX_FRAMES ||
+        entry.unansweredBytes > UNANSWERED_CLIENT_MAX_BYTES
+      ) {
+        this.dropClient(meta.connId, CloseCode.TOO_MUCH_DATA);
+        return;
+      }
+      this.save(entry);
+    } else if (firstWord) this.save(entry);
+    const inbound = take(INBOUND_BYTES_PER_BURROW, this.inboundBucket, this.deps.now(), data.length);
+    this.inboundBucket = inbound.state;
+    if (!inbound.allowed) {
+      this.dropClient(meta.connId, CloseCode.TOO_MUCH_DATA);
       return;
     }
     // One allocation and one copy: header, then the phone's bytes as received.
@@ -210,10 +287,15 @@ export class RelayRouter<S extends RelaySocket> {
       }
       throw error;
     }
-    const client = this.clients.get(frame.connId)?.socket;
+    const entry = this.clients.get(frame.connId);
     // A frame for a phone that already left is a normal race, not an error.
-    if (client === undefined) return;
+    if (entry === undefined) return;
+    const client = entry.socket;
     if (frame.type === 'data') {
+      if (!entry.answered) {
+        entry.answered = true;
+        this.save(entry);
+      }
       try {
         client.send(frame.payload);
       } catch {
@@ -261,6 +343,10 @@ export class RelayRouter<S extends RelaySocket> {
     this.clients.clear();
   }
 
+  private save(entry: ClientEntry<S>): void {
+    this.deps.saveMeta(entry.socket, metaOf(entry));
+  }
+
   private sendToAgent(frame: Uint8Array): void {
     if (this.agent === null) return;
     try {
@@ -275,8 +361,28 @@ export class RelayRouter<S extends RelaySocket> {
 function clientEntry<S>(socket: S, meta: SocketMeta): ClientEntry<S> {
   return {
     socket,
+    connId: meta.connId,
     source: meta.source ?? UNKNOWN_SOURCE,
     openedAt: meta.openedAt,
+    ticketed: meta.ticketed === true,
     spoke: meta.spoke === true,
+    answered: meta.answered === true,
+    unansweredFrames: meta.unansweredFrames ?? 0,
+    unansweredBytes: meta.unansweredBytes ?? 0,
+  };
+}
+
+/** The attachment of a phone socket: its routing metadata and counters, never anything it sent. */
+function metaOf<S>(entry: ClientEntry<S>): SocketMeta {
+  return {
+    role: 'client',
+    connId: entry.connId,
+    openedAt: entry.openedAt,
+    source: entry.source,
+    ...(entry.ticketed ? { ticketed: true } : {}),
+    ...(entry.spoke ? { spoke: true } : {}),
+    ...(entry.answered
+      ? { answered: true }
+      : { unansweredFrames: entry.unansweredFrames, unansweredBytes: entry.unansweredBytes }),
   };
 }

@@ -38,6 +38,19 @@ describe('token bucket [RL-LIM-2]', () => {
     );
   });
 
+  it('takes a cost (a byte budget), all or nothing, and bounds it by the capacity', () => {
+    const bytes: TokenBucketConfig = { capacity: 1000, refillIntervalMs: 1 };
+    let r = take(bytes, undefined, 0, 600);
+    expect(r.allowed).toBe(true);
+    r = take(bytes, r.state, 0, 600);
+    expect(r).toMatchObject({ allowed: false, retryAfterMs: 200 });
+    // The refusal took nothing: 400 are still there.
+    r = take(bytes, r.state, 0, 400);
+    expect(r.allowed).toBe(true);
+    expect(take(bytes, r.state, 100, 100).allowed).toBe(true);
+    for (const bad of [0, 1.5, 1001, -1]) expect(() => take(bytes, undefined, 0, bad)).toThrow(RangeError);
+  });
+
   it('refills nothing when the clock goes backwards, and rejects bad input', () => {
     const first = take(config, undefined, 10_000);
     const back = take(config, { tokens: 0, at: 10_000 }, 5_000);

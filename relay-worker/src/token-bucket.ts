@@ -52,18 +52,25 @@ export interface TakeResult {
   readonly retryAfterMs: number;
 }
 
+/**
+ * Takes `cost` tokens (default 1: one request; a byte budget takes a frame's length) if the bucket holds them.
+ * A refusal takes nothing.
+ */
 export function take(
   config: TokenBucketConfig,
   state: TokenBucketState | undefined,
   now: number,
+  cost = 1,
 ): TakeResult {
   if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('now must be a finite number');
+  if (!Number.isInteger(cost) || cost < 1 || cost > config.capacity)
+    throw new RangeError('cost must be an integer from 1 to the capacity');
   const current = refill(config, state ?? fullBucket(config, now), now);
-  if (current.tokens >= 1)
-    return { allowed: true, state: { tokens: current.tokens - 1, at: current.at }, retryAfterMs: 0 };
+  if (current.tokens >= cost)
+    return { allowed: true, state: { tokens: current.tokens - cost, at: current.at }, retryAfterMs: 0 };
   return {
     allowed: false,
     state: current,
-    retryAfterMs: Math.ceil((1 - current.tokens) * config.refillIntervalMs),
+    retryAfterMs: Math.ceil((cost - current.tokens) * config.refillIntervalMs),
   };
 }

@@ -1,6 +1,8 @@
 /**
- * Starts the real relay under `wrangler dev` (workerd) on free loopback ports and stops it. Used by the
- * relay's own tests, its bench, and the integration tests in `tests/`.
+ * Starts the real relay on workerd (wrangler's dev server, without its inspector: `dev/serve-relay.mjs`) on a
+ * free loopback port and stops it. Used by the relay's own tests, its bench, and the integration tests in
+ * `tests/`. Like `npm start`, it sets the development flag `DEV_OPEN_ENROLLMENT` unless told not to
+ * (`openEnrollment: false`), so tests enroll without an operator secret (RL-HTTP-3).
  *
  *   const relay = await startRelay({ vars: { ENROLL_SECRET: 's3cret' } });
  *   fetch(`${relay.url}/v1/info`); new WebSocket(`${relay.wsUrl}/v1/burrows/${id}/client`);
@@ -28,8 +30,10 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(HERE, '..', '..');
 export const FIXTURE_ASSETS_DIR = join(HERE, 'fixture-assets');
 const WRANGLER_BIN = join(REPO_ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+/** wrangler's dev server with the inspector off (issue 16.3). */
+const SERVE_RELAY = join(REPO_ROOT, 'relay-worker', 'dev', 'serve-relay.mjs');
 
-/** How long a cold `wrangler dev` (bundle + workerd start) may take on a loaded 2-core machine. */
+/** How long a cold dev server (bundle + workerd start) may take on a loaded 2-core machine. */
 const DEFAULT_READY_TIMEOUT_MS = 90_000;
 const READY_POLL_MS = 200;
 /** A one-off bundle of the relay (esbuild) on a loaded machine. */
@@ -43,6 +47,11 @@ const MAX_LOG_CHARS = 64_000;
 export interface StartRelayOptions {
   /** `--var NAME:VALUE` for each entry (e.g. `ENROLL_SECRET`). */
   readonly vars?: Readonly<Record<string, string>>;
+  /**
+   * Sets the development flag `DEV_OPEN_ENROLLMENT=1` (default true, as `npm start` does): without an
+   * `ENROLL_SECRET` anyone may enroll. `false` starts a relay as deployed: closed unless it has the secret.
+   */
+  readonly openEnrollment?: boolean;
   readonly assetsDir?: string;
   readonly readyTimeoutMs?: number;
   /** Keep the persist directory after `stop()` (to inspect what the relay stored). */
@@ -62,6 +71,8 @@ export interface RelayHandle {
   /** `ws://127.0.0.1:<port>` */
   readonly wsUrl: string;
   readonly port: number;
+  /** The relay's process group (wrangler's dev server and its workerd processes). */
+  readonly processGroup: number;
   /** This relay's temporary directory: its `--persist-to` storage (Durable Object SQLite files), bundle, logs. */
   readonly persistDir: string;
   /** What wrangler printed so far (bounded). */
@@ -108,8 +119,8 @@ const WRANGLER_ENV = {
 };
 
 /**
- * Bundles the relay once into `outDir` (`wrangler deploy --dry-run`). `wrangler dev` then serves that file
- * with `--no-bundle`: it always watches its sources and reloads on change (dropping every socket), and other
+ * Bundles the relay once into `outDir` (`wrangler deploy --dry-run`). The dev server then serves that file
+ * unbundled and unwatched: watching the sources would reload on change (dropping every socket), and other
  * work edits `protocol/` while tests run.
  */
 async function bundleSnapshot(outDir: string, assetsDir: string): Promise<string> {
@@ -152,7 +163,7 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
 }
 
 async function startRelayOnce(options: StartRelayOptions): Promise<RelayHandle> {
-  const [port, inspectorPort] = [options.port ?? (await freePort()), await freePort()];
+  const port = options.port ?? (await freePort());
   const persistDir = options.persistDir ?? (await mkdtemp(join(tmpdir(), 'burrow-relay-')));
   const assetsDir = options.assetsDir ?? FIXTURE_ASSETS_DIR;
   const previousBundle = join(persistDir, 'bundle', 'index.js');
@@ -168,27 +179,24 @@ async function startRelayOnce(options: StartRelayOptions): Promise<RelayHandle> 
     throw error;
   }
   const args = [
-    WRANGLER_BIN,
-    'dev',
+    SERVE_RELAY,
+    '--script',
     script,
-    '--no-bundle',
     '--config',
     join(REPO_ROOT, 'wrangler.toml'),
     '--ip',
     '127.0.0.1',
     '--port',
     String(port),
-    '--inspector-port',
-    String(inspectorPort),
     '--persist-to',
     join(persistDir, 'state'),
     '--assets',
     assetsDir,
-    '--show-interactive-dev-session=false',
     '--log-level',
     'warn',
   ];
-  for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
+  const vars = { ...(options.openEnrollment === false ? {} : { DEV_OPEN_ENROLLMENT: '1' }), ...options.vars };
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
 
   let log = '';
   const child = spawn(process.execPath, args, {
@@ -232,7 +240,16 @@ async function startRelayOnce(options: StartRelayOptions): Promise<RelayHandle> 
     // workerd dies with the group; wait until its listening socket is gone so a restart can bind the port.
     await untilRefused(port, PORT_RELEASE_TIMEOUT_MS);
   };
-  return { url, wsUrl: `ws://127.0.0.1:${port}`, port, persistDir, log: () => log, stop, kill };
+  return {
+    url,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    port,
+    processGroup: child.pid!,
+    persistDir,
+    log: () => log,
+    stop,
+    kill,
+  };
 }
 
 async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {

@@ -60,12 +60,17 @@ export interface TestSocket {
 export interface OpenOptions {
   readonly headers?: Record<string, string>;
   readonly source?: string;
+  /** Subprotocols to offer (`Sec-WebSocket-Protocol`), as a phone does with its relay ticket (RL-TICKET-4). */
+  readonly protocols?: readonly string[];
 }
 
 /** Opens a WebSocket; rejects with the HTTP status when the upgrade is refused. */
 export function openSocket(url: string, options: OpenOptions = {}): Promise<TestSocket> {
   const headers = { 'CF-Connecting-IP': options.source ?? freshSource(), ...options.headers };
-  const ws = new WebSocket(url, { headers, maxPayload: 1 << 20 });
+  const ws = new WebSocket(url, options.protocols ? [...options.protocols] : [], {
+    headers,
+    maxPayload: 1 << 20,
+  });
   const queue: Received[] = [];
   const waiters: Array<(m: Received) => void> = [];
   let overflow = false;
@@ -248,4 +253,23 @@ export function sendPush(
     method: 'POST',
     ...json(body, bearer ?? undefined),
   });
+}
+
+/** The Burrow's `PUT /v1/burrows/:id/tickets` (RL-TICKET-2); `bearer` null sends no Authorization header. */
+export function putTickets(
+  url: string,
+  burrowId: string,
+  body: unknown,
+  bearer: string | null,
+): Promise<Response> {
+  return fetch(`${url}/v1/burrows/${burrowId}/tickets`, {
+    method: 'PUT',
+    ...json(body, bearer ?? undefined),
+  });
+}
+
+/** A fresh relay ticket (32 random bytes, base64url) and its hash as the Burrow publishes it (RL-ID-2). */
+export function freshTicket(): { ticket: string; hash: string } {
+  const ticket = b64(32);
+  return { ticket, hash: tokenHash(ticket) };
 }

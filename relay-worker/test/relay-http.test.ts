@@ -19,7 +19,11 @@ const SECRET = 'operator-secret-for-tests';
 let relay: RelayHandle;
 let gated: RelayHandle;
 beforeAll(async () => {
-  const started = await Promise.allSettled([startRelay(), startRelay({ vars: { ENROLL_SECRET: SECRET } })]);
+  // The gated relay runs as deployed: its secret, and no development flag.
+  const started = await Promise.allSettled([
+    startRelay(),
+    startRelay({ vars: { ENROLL_SECRET: SECRET }, openEnrollment: false }),
+  ]);
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
@@ -228,7 +232,14 @@ describe('deliveries and subscriptions [RL-HTTP-4, RL-HTTP-6..8]', () => {
       bad({ endpoint: 'https://[::1]/x' }),
       bad({ endpoint: 'https://localhost/x' }),
       bad({ endpoint: 'https://user:pw@push.example.com/x' }),
-      bad({ endpoint: `https://push.example.com/${'a'.repeat(2100)}` }),
+      bad({ endpoint: `https://fcm.googleapis.com/${'a'.repeat(2100)}` }),
+      // Public names that resolve to loopback / link-local, and public URLs that are no push service: the
+      // relay would be a POST reflector (issue 16.1). Only Web Push services pass (RL-HTTP-8).
+      bad({ endpoint: 'https://127.0.0.1.nip.io/x' }),
+      bad({ endpoint: 'https://localtest.me/x' }),
+      bad({ endpoint: 'https://169.254.169.254.nip.io/latest/meta-data/' }),
+      bad({ endpoint: 'https://api.telegram.org/bot1:x/sendMessage?chat_id=1&text=hi' }),
+      bad({ endpoint: 'https://example.com/push' }),
       bad({ keys: { p256dh: good.keys.p256dh.slice(1), auth: good.keys.auth } }),
       bad({ keys: { p256dh: offCurve, auth: good.keys.auth } }),
       bad({ keys: { p256dh: good.keys.p256dh, auth: b64(15) } }),
@@ -244,6 +255,14 @@ describe('deliveries and subscriptions [RL-HTTP-4, RL-HTTP-6..8]', () => {
     );
     const stored = await put(JSON.stringify(good));
     expect(stored.status, await stored.text()).toBe(204);
+    for (const endpoint of [
+      'https://updates.push.services.mozilla.com/wpush/v2/gAAAAABk',
+      'https://web.push.apple.com/QGxvbmc',
+      'https://wns2-par02p.notify.windows.com/w/?token=BQYAAAB',
+    ]) {
+      const other = await put(JSON.stringify({ ...good, endpoint }));
+      expect(other.status, `${endpoint}: ${await other.text()}`).toBe(204);
+    }
 
     await expectError(
       await fetch(`${base}/${b64(16)}`, {

@@ -6,22 +6,34 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   AgentFrameType,
+  BURROW_SUBPROTOCOL,
   CloseCode,
+  clientSubprotocols,
+  decodeRelayToAgentFrame,
   encodeCloseClientFrame,
   encodeDataFrame,
   KEEPALIVE_PING,
   KEEPALIVE_PONG,
+  MAX_RELAY_TICKETS,
 } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  INBOUND_BYTES_PER_BURROW,
+  MAX_CLIENTS_PER_BURROW,
+  UNANSWERED_CLIENT_MAX_BYTES,
+  UNANSWERED_CLIENT_MAX_FRAMES,
+} from '../src/limits.js';
 import { type RelayHandle, startRelay } from './harness.js';
 import {
   enroll,
   enrolledAgent,
   freshSource,
+  freshTicket,
   nextAgentFrame,
   nextBinary,
   openAgent,
   openClient,
+  putTickets,
   type TestSocket,
   UpgradeRefused,
 } from './relay-client.js';
@@ -53,6 +65,14 @@ async function refusal(promise: Promise<unknown>): Promise<number> {
 }
 
 const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await settle(20);
+  }
+}
 const random = (n: number) =>
   new Uint8Array(Array.from({ length: n }, () => Math.floor(Math.random() * 256)));
 
@@ -163,6 +183,9 @@ describe('frames and limits [RL-FRAME-*, RL-LIM-*]', () => {
   it('forwards a 65535-byte phone frame and closes one of 65536 bytes with FRAME_TOO_LARGE (4003)', async () => {
     const { burrowId, agent } = await enrolledAgent(relay);
     const { client, connId } = await connect(burrowId, agent);
+    // The agent answers first, as a Burrow does with message 2: before that, a phone may send little (RL-LIM-6).
+    agent.send(encodeDataFrame(connId, random(48)));
+    await nextBinary(client);
     const max = random(65535);
     client.send(max);
     expect(await nextAgentFrame(agent)).toEqual({ type: 'data', connId, payload: max });
@@ -263,6 +286,7 @@ describe('frames and limits [RL-FRAME-*, RL-LIM-*]', () => {
     const { burrowId } = await enroll(relay.url);
     const source = freshSource();
     const wrong = 'A'.repeat(43);
+    // The phone below offers a subprotocol as Pocket does: the refusal must still select it (RL-TICKET-4).
     // A wrong (well-formed) token is refused 401 after the rate check, so each attempt spends a token.
     // The bucket refills one per second while we work, so allow for the seconds the loop takes.
     const started = Date.now();
@@ -275,8 +299,167 @@ describe('frames and limits [RL-FRAME-*, RL-LIM-*]', () => {
       expect(refused401).toBeLessThanOrEqual(30 + Math.ceil((Date.now() - started) / 1000));
     }
     expect(refused401).toBeGreaterThanOrEqual(30);
-    const phone = await openClient(relay.wsUrl, burrowId, { source });
+    const phone = await openClient(relay.wsUrl, burrowId, { source, protocols: [BURROW_SUBPROTOCOL] });
+    expect(phone.ws.protocol).toBe(BURROW_SUBPROTOCOL);
     expect((await phone.closed).code).toBe(CloseCode.RATE_LIMITED);
+  });
+});
+
+/**
+ * Reads an agent socket's frames as they come, without queueing them: the data bytes per connId and the
+ * close code the agent heard for each.
+ */
+function agentTally(agent: TestSocket) {
+  const bytes = new Map<number, number>();
+  const closed = new Map<number, number>();
+  agent.ws.on('message', (data: Buffer) => {
+    const frame = decodeRelayToAgentFrame(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    if (frame.type === 'data') bytes.set(frame.connId, (bytes.get(frame.connId) ?? 0) + frame.payload.length);
+    if (frame.type === 'client_closed') closed.set(frame.connId, frame.code);
+  });
+  return { bytes, closed };
+}
+
+/** The close code, or -1 if the socket is still open 5 s after the flood stopped. */
+const closedOrOpen = (client: TestSocket) =>
+  Promise.race([client.closed, settle(5_000).then(() => ({ code: -1 }))]);
+
+/** Longest a flood runs (ms): the budgets close a flooding socket well before on any machine we run on. */
+const FLOOD_MAX_MS = 20_000;
+
+/**
+ * Sends `frame` until the socket is closed, `maxBytes` went out or FLOOD_MAX_MS passed, keeping at most 1 MiB
+ * buffered.
+ */
+async function flood(client: TestSocket, frame: Uint8Array, maxBytes: number): Promise<number> {
+  const deadline = Date.now() + FLOOD_MAX_MS;
+  let gone = false;
+  void client.closed.then(() => {
+    gone = true;
+  });
+  let sent = 0;
+  while (!gone && sent < maxBytes && Date.now() < deadline && client.ws.readyState === client.ws.OPEN) {
+    client.send(frame);
+    sent += frame.length;
+    while (!gone && client.ws.bufferedAmount > 1 << 20) await settle(5);
+  }
+  return sent;
+}
+
+describe('byte budgets for phone sockets (issue 16.4) [RL-LIM-6, RL-LIM-7]', () => {
+  it('an unanswered phone sends a message 1 and little more: a flood is closed TOO_MUCH_DATA (4009)', async () => {
+    const { burrowId, agent } = await enrolledAgent(relay);
+    const tally = agentTally(agent);
+    const client = await openClient(relay.wsUrl, burrowId);
+    client.send(random(104)); // a message 1 the Burrow never answers
+    const started = Date.now();
+    const sent = 104 + (await flood(client, random(65535), 64 * 1024 * 1024));
+    const { code } = await closedOrOpen(client);
+    expect(code, `closed ${code} after ${sent} bytes`).toBe(CloseCode.TOO_MUCH_DATA);
+    // The phone sees its close frame before the agent hears CLIENT_CLOSED: wait for that, then count.
+    await until(() => tally.closed.size === 1, 'CLIENT_CLOSED at the agent');
+    const [connId] = [...tally.closed.keys()];
+    const forwarded = tally.bytes.get(connId!) ?? 0;
+    console.log(
+      `[figure] unanswered phone flood: sent ${sent} bytes in ${Date.now() - started} ms, ` +
+        `forwarded ${forwarded} bytes to the agent (budget ${UNANSWERED_CLIENT_MAX_BYTES} bytes / ${UNANSWERED_CLIENT_MAX_FRAMES} frames), closed ${code}`,
+    );
+    expect(code).toBe(CloseCode.TOO_MUCH_DATA);
+    expect(tally.closed.get(connId!)).toBe(CloseCode.TOO_MUCH_DATA);
+    expect(forwarded).toBe(104);
+    agent.close();
+  }, 60_000);
+
+  it('all phones of a Burrow draw on one inbound byte budget; over it the sender is closed 4009', async () => {
+    const { burrowId, agent } = await enrolledAgent(relay);
+    const tally = agentTally(agent);
+    const client = await openClient(relay.wsUrl, burrowId);
+    client.send(random(104));
+    await until(() => tally.bytes.size === 1, 'the message 1 at the agent');
+    const [connId] = [...tally.bytes.keys()];
+    agent.send(encodeDataFrame(connId!, random(48))); // message 2: answered
+    await nextBinary(client);
+    const started = Date.now();
+    const sent = await flood(client, random(65535), 256 * 1024 * 1024);
+    const elapsedMs = Date.now() - started;
+    const { code } = await closedOrOpen(client);
+    await until(() => tally.closed.has(connId!), 'CLIENT_CLOSED at the agent');
+    const forwarded = tally.bytes.get(connId!)! - 104;
+    const allowed =
+      INBOUND_BYTES_PER_BURROW.capacity + Math.ceil(elapsedMs / INBOUND_BYTES_PER_BURROW.refillIntervalMs);
+    console.log(
+      `[figure] answered phone flood: sent ${sent} bytes in ${elapsedMs} ms, forwarded ${forwarded} ` +
+        `(burst ${INBOUND_BYTES_PER_BURROW.capacity} + refill over the run = ${allowed}), closed ${code}`,
+    );
+    expect(code).toBe(CloseCode.TOO_MUCH_DATA);
+    expect(tally.closed.get(connId!)).toBe(CloseCode.TOO_MUCH_DATA);
+    expect(forwarded).toBeLessThanOrEqual(allowed);
+    expect(forwarded).toBeGreaterThanOrEqual(INBOUND_BYTES_PER_BURROW.capacity - 65535);
+    agent.close();
+  }, 60_000);
+});
+
+describe('relay tickets (issue 16.5) [RL-TICKET-1..4]', () => {
+  it('the Burrow publishes its ticket set with its token; bad sets are refused', async () => {
+    const burrow = await enroll(relay.url);
+    const { hash } = freshTicket();
+    expect((await putTickets(relay.url, burrow.burrowId, { ticketHashes: [hash] }, null)).status).toBe(401);
+    expect(
+      (await putTickets(relay.url, burrow.burrowId, { ticketHashes: [hash] }, 'A'.repeat(43))).status,
+    ).toBe(401);
+    for (const body of [
+      {},
+      { ticketHashes: [hash, hash] },
+      { ticketHashes: ['short'] },
+      { ticketHashes: Array.from({ length: MAX_RELAY_TICKETS + 1 }, () => freshTicket().hash) },
+      { ticketHashes: [hash], deviceId: 'no' },
+    ]) {
+      const response = await putTickets(relay.url, burrow.burrowId, body, burrow.burrowToken);
+      expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+    }
+    const full = Array.from({ length: MAX_RELAY_TICKETS }, () => freshTicket().hash);
+    expect(
+      (await putTickets(relay.url, burrow.burrowId, { ticketHashes: full }, burrow.burrowToken)).status,
+    ).toBe(204);
+    expect(
+      (await putTickets(relay.url, burrow.burrowId, { ticketHashes: [] }, burrow.burrowToken)).status,
+    ).toBe(204);
+  });
+
+  it('a phone with a published ticket gets a slot when sockets without one hold them all', async () => {
+    const { burrowId, burrowToken, agent } = await enrolledAgent(relay);
+    const owner = freshTicket();
+    const retired = freshTicket();
+    expect(
+      (await putTickets(relay.url, burrowId, { ticketHashes: [retired.hash] }, burrowToken)).status,
+    ).toBe(204);
+    // The set is replaced whole: the retired ticket is no longer one.
+    expect((await putTickets(relay.url, burrowId, { ticketHashes: [owner.hash] }, burrowToken)).status).toBe(
+      204,
+    );
+    // Every slot held by a socket that sent a message 1 (never displaceable by a newcomer without a ticket).
+    const squatters: TestSocket[] = [];
+    for (let i = 0; i < MAX_CLIENTS_PER_BURROW; i++) {
+      const { client } = await connect(burrowId, agent);
+      client.send(random(104));
+      expect((await nextAgentFrame(agent)).type).toBe('data');
+      squatters.push(client);
+    }
+    const offer = (ticket: string) => ({ protocols: clientSubprotocols(ticket) });
+    for (const ticket of [null, retired.ticket, freshTicket().ticket]) {
+      const refused = await openClient(relay.wsUrl, burrowId, ticket === null ? {} : offer(ticket));
+      expect((await refused.closed).code).toBe(CloseCode.TOO_MANY_CLIENTS);
+      if (ticket !== null) expect(refused.ws.protocol).toBe(BURROW_SUBPROTOCOL);
+    }
+    const phone = await openClient(relay.wsUrl, burrowId, offer(owner.ticket));
+    // The relay selects `burrow.v1` and never echoes the ticket.
+    expect(phone.ws.protocol).toBe(BURROW_SUBPROTOCOL);
+    const frames = [await nextAgentFrame(agent), await nextAgentFrame(agent)];
+    expect(frames.map((f) => f.type).sort()).toEqual(['client_closed', 'client_open']);
+    expect((await squatters[0]!.closed).code).toBe(CloseCode.TOO_MANY_CLIENTS);
+    phone.send(random(104));
+    expect((await nextAgentFrame(agent)).type).toBe('data');
+    agent.close();
   });
 });
 

@@ -3,10 +3,13 @@
  * relay's storage does not grow with every address that ever connected — checked on workerd (`wrangler dev`)
  * by reading the limiter's SQLite files, with a source that is still mid-burst as the control: it must be
  * remembered. [SPEC: RL-LIM-4, RL-STORE-1]
+ *
+ * This file's relay never enrolls a Burrow, so it runs as deployed without `ENROLL_SECRET` (no development
+ * flag) and also checks that such a relay's enrollment is closed (issue 16.1, RL-HTTP-3).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CloseCode } from '@burrow/protocol';
+import { CloseCode, decodeErrorBody, decodeRelayInfo } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECT_RATE_PER_SOURCE } from '../src/limits.js';
 import { type RelayHandle, startRelay } from './harness.js';
@@ -19,7 +22,7 @@ const ALARM_SLACK_MS = 3_000;
 
 let relay: RelayHandle;
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await startRelay({ openEnrollment: false });
 });
 afterAll(async () => {
   await relay?.stop();
@@ -72,4 +75,23 @@ describe('per-source limiter storage [RL-LIM-4]', () => {
       `[figure] per-source limiter: a source with one socket forgotten ${forgottenMs} ms after it (bucket full after ${CONNECT_RATE_PER_SOURCE.refillIntervalMs} ms); a source mid-burst kept`,
     );
   }, 60_000);
+});
+
+describe('a relay without ENROLL_SECRET and without the development flag [RL-HTTP-3]', () => {
+  it('refuses every enrollment with 403 and says it is gated (issue 16.1)', async () => {
+    const info = decodeRelayInfo(await (await fetch(`${relay.url}/v1/info`)).json());
+    expect(info.enrollmentGated).toBe(true);
+    for (const authorization of [undefined, 'Bearer anything', 'Bearer ']) {
+      const response = await fetch(`${relay.url}/v1/burrows`, {
+        method: 'POST',
+        headers: {
+          'CF-Connecting-IP': freshSource(),
+          ...(authorization !== undefined ? { Authorization: authorization } : {}),
+        },
+      });
+      const text = await response.text();
+      expect(response.status, text).toBe(403);
+      expect(decodeErrorBody(JSON.parse(text)).error.code).toBe('forbidden');
+    }
+  });
 });

@@ -10,8 +10,9 @@ export interface RecordingFactory {
 
 export function recordingSocketFactory(firstMessages: Uint8Array[] = []): RecordingFactory {
   const sockets: WebSocket[] = [];
-  const factory: SocketFactory = (url: string) => {
-    const ws = new WebSocket(url);
+  const factory: SocketFactory = (url: string, protocols?: readonly string[]) => {
+    // The subprotocols carry the phone's relay ticket (RL-TICKET-4), as Pocket's browser socket does.
+    const ws = new WebSocket(url, protocols ? [...protocols] : []);
     sockets.push(ws);
     let first = true;
     const send = ws.send.bind(ws);

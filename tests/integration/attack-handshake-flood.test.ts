@@ -6,10 +6,19 @@
  * taken, `relay-router.ts`), the Burrow closes the stale ones after its handshake budget
  * (HANDSHAKE_TIMEOUT 4102, `remote-endpoint.ts` HANDSHAKE_BUDGET_MS), none of them is sent a byte, and the
  * owner's phone connects and works all the while.
+ *
+ * Issue 16.5: sockets from several addresses, each within its per-source limit, together keep the Burrow's
+ * shared connect bucket empty. A paired phone gets past it with its relay ticket, which the Burrow publishes and
+ * the phone derives from its psk (RL-TICKET-*). So the owner connects on its first socket while 8 addresses
+ * hammer the Burrow. Before tickets it waited 29.8 s.
  */
 
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { relayTicket, relayTicketEpoch } from '@burrow/crypto';
 import { BurrowConnection } from '@burrow/pocket/core';
-import { CloseCode, decodeRelayInfo } from '@burrow/protocol';
+import { CloseCode, decodeBase64url, decodeRelayInfo, encodeBase64url } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDSHAKE_BUDGET_MS } from '../../burrow-agent/src/remote/remote-endpoint.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
@@ -201,6 +210,69 @@ describe('a handshake flood', () => {
     expect(probes.every((p) => p.messages === 0)).toBe(true);
     expect(owner.sockets).toBe(1);
     expect(owner.connectMs).toBeLessThan(HANDSHAKE_BUDGET_MS);
+  }, 60_000);
+});
+
+/** Whether the relay's storage (its Burrow objects' SQLite files) holds `text`. */
+function relayStores(text: string): boolean {
+  const dir = join(relay.persistDir, 'state', 'v3', 'do', 'burrow-relay-BurrowObject');
+  const needle = Buffer.from(text);
+  return readdirSync(dir)
+    .filter((name) => !name.endsWith('-shm') && !name.startsWith('metadata'))
+    .some((name) => readFileSync(join(dir, name)).includes(needle));
+}
+
+/** Addresses hammering the Burrow in the lockout test, and how often each tries (ms between attempts). */
+const ATTACK_SOURCES = 8;
+const ATTACK_PACE_MS = 250;
+/** How long the attack runs before the owner comes: long enough to spend the Burrow's shared bucket. */
+const ATTACK_WARMUP_MS = 3_000;
+
+describe('connect lockout from several addresses (issue 16.5)', () => {
+  it(`${ATTACK_SOURCES} attacking addresses cannot keep the owner's phone out: its ticket gets it in on the first socket`, async () => {
+    // The Burrow published this phone's ticket hash (for this hour) at pairing; the relay holds the hash only.
+    const epoch = relayTicketEpoch(Date.now());
+    const ticket = relayTicket(
+      decodeBase64url(phone.pairing.psk),
+      decodeBase64url(phone.pairing.burrowId),
+      epoch,
+    );
+    const hash = encodeBase64url(createHash('sha256').update(ticket).digest());
+    await until(() => relayStores(hash), "the Burrow's ticket set at the relay");
+    expect(relayStores(encodeBase64url(ticket))).toBe(false);
+    expect(relayStores(phone.pairing.deviceId)).toBe(false);
+
+    let attacking = true;
+    const probes: ProbeResult[] = [];
+    const hammer = async (source: string) => {
+      while (attacking) {
+        const started = Date.now();
+        const probe = await openProbe(relay.wsUrl, phone.pairing.burrowId, source, 'short-message1');
+        probes.push(probe);
+        await new Promise((r) => setTimeout(r, Math.max(0, ATTACK_PACE_MS - (Date.now() - started))));
+      }
+    };
+    const attackers = Array.from({ length: ATTACK_SOURCES }, () => hammer(freshSource()));
+    try {
+      await new Promise((r) => setTimeout(r, ATTACK_WARMUP_MS));
+      const refusedBeforeOwner = probes.filter((p) => p.closeCode === CloseCode.RATE_LIMITED).length;
+      const owner = await ownerRoundTrip('LOCKok16');
+      const counts = tally(probes);
+      console.log(
+        `[figure] connect lockout, ${ATTACK_SOURCES} addresses x 1 socket per ${ATTACK_PACE_MS} ms: ` +
+          `${probes.length} attack sockets (${refusedBeforeOwner} refused RATE_LIMITED before the owner came), close codes ${JSON.stringify(counts)}; ` +
+          `owner with its relay ticket connected in ${owner.connectMs} ms on socket #${owner.sockets}, echo ${owner.echoMs} ms`,
+      );
+      // The attack really held the shared bucket empty: sockets were being refused for rate when the owner came.
+      expect(refusedBeforeOwner).toBeGreaterThan(0);
+      // The owner was never refused: connected with its first socket, no backoff round.
+      expect(owner.sockets).toBe(1);
+      expect(owner.connectMs).toBeLessThan(HANDSHAKE_BUDGET_MS);
+    } finally {
+      attacking = false;
+      await Promise.all(attackers);
+      for (const p of probes) p.close();
+    }
   }, 60_000);
 });
 

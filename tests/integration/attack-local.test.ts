@@ -12,6 +12,10 @@
  * the control socket; the CLI against the owner's state directory; the daemon's and the shell's /proc environ
  * and the shell's PTY; and to plant the state directory (or a symlink in its place) before the daemon starts.
  *
+ * The relay runs here as `npm start` runs it: the other user looks for a DevTools inspector on every TCP port
+ * the relay's processes listen on (issue 16.3: `wrangler dev`'s inspector let any local user run code in the
+ * relay and read the Burrow's bearer token; `relay-worker/dev/serve-relay.mjs` starts it without one).
+ *
  * Not covered: root or the same user (they can read everything, by design); a state directory on a file
  * system without Unix modes (FAT, some network mounts); macOS (launchd, no `useradd`); devpts mounted with
  * group `tty` 0620 modes, where `write(1)` from another user may reach a session's terminal (here the PTYs are
@@ -27,6 +31,7 @@ import { REPO_ROOT, type RelayHandle, startRelay } from '../../relay-worker/test
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
 import { figure } from '../helpers/fault-fixture.js';
 import { type Attempt, OtherUser } from '../helpers/other-user.js';
+import { listeningPorts } from '../helpers/process-ports.js';
 
 /** Every file and directory the daemon creates must carry its own mode: run it (and the CLI) under umask 000. */
 const UMASK_ZERO = { NODE_OPTIONS: '--import=data:text/javascript,process.umask(0)' };
@@ -60,6 +65,34 @@ function digest(entries: readonly Entry[]): string {
   }
   return h.digest('hex');
 }
+
+/**
+ * Run as the other user: for each port, what `GET /json/version` and `GET /json/list` on 127.0.0.1 answer —
+ * the DevTools discovery routes that both of `wrangler dev`'s inspectors serve (workerd's and wrangler's
+ * InspectorProxyWorker) — and whether the answer is a DevTools one (`Protocol-Version`, or a target list with
+ * `webSocketDebuggerUrl`).
+ */
+const DEVTOOLS_PROBE = `
+const ports = JSON.parse(process.argv[1]);
+const get = async (url) => {
+  try {
+    const r = await fetch(url, { signal: AbortSignal.timeout(3000) });
+    return { status: r.status, body: (await r.text()).slice(0, 2000) };
+  } catch (e) {
+    return { status: 0, body: String(e && e.cause ? e.cause.code : e) };
+  }
+};
+(async () => {
+  const out = [];
+  for (const port of ports) {
+    const version = await get('http://127.0.0.1:' + port + '/json/version');
+    const list = await get('http://127.0.0.1:' + port + '/json/list');
+    const devtools = /Protocol-Version/.test(version.body) || /webSocketDebuggerUrl/.test(list.body);
+    out.push({ port, version: version.status + ' ' + version.body.slice(0, 80), devtools });
+  }
+  process.stdout.write(JSON.stringify(out));
+})();
+`;
 
 let user: OtherUser;
 let relay: RelayHandle;
@@ -254,6 +287,35 @@ describe('another OS user against the state directory and the control socket', (
       exitCodes: refusals.join('/'),
       filesWrittenThere: 0,
     });
+  });
+});
+
+describe("another OS user against the relay's processes (issue 16.3)", () => {
+  it('finds no DevTools inspector on any port the relay listens on', () => {
+    const ports = listeningPorts(relay.processGroup);
+    // Not vacuous: the relay's own port is among them, and the other user reaches it.
+    expect(ports.map((p) => p.port)).toContain(relay.port);
+    const probed = JSON.parse(
+      user.run([process.execPath, '-e', DEVTOOLS_PROBE, JSON.stringify(ports.map((p) => p.port))], {
+        PATH: '/usr/bin:/bin',
+      }).stdout,
+    ) as { port: number; version: string; devtools: boolean }[];
+    expect(probed).toHaveLength(ports.length);
+    const info = user.run([
+      process.execPath,
+      '-e',
+      `fetch('${relay.url}/v1/info').then((r) => console.log(r.status))`,
+    ]);
+    expect(info.stdout.trim()).toBe('200');
+    const inspectors = probed
+      .filter((p) => p.devtools)
+      .map((p) => ({ ...p, command: ports.find((q) => q.port === p.port)?.command.slice(0, 160) }));
+    figure('attack-local relay inspector', {
+      listeningPorts: ports.length,
+      devtoolsAnswers: inspectors.length,
+      ports: probed.map((p) => `${p.port}:${p.version.split(' ')[0]}`).join(','),
+    });
+    expect(inspectors).toEqual([]);
   });
 });
 

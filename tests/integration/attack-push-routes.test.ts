@@ -188,7 +188,7 @@ describe('a push send naming another Burrow’s deliveryIds [RL-PUSH-2]', () => 
     // Mixed with its own phone: its own is delivered, the daemon's are not.
     const mixed = await send([otherPhone.deliveryId, ...victims]);
     expect(outcomes(mixed.results)).toEqual([
-      { outcome: 'delivered' },
+      { outcome: 'accepted' },
       { outcome: 'no_subscription' },
       { outcome: 'no_subscription' },
     ]);

@@ -114,7 +114,7 @@ describe('relay push → local push service', () => {
     );
     expect(result).toEqual({
       ok: true,
-      value: { results: phones.map((p) => ({ deliveryId: p.deliveryId, outcome: 'delivered' })) },
+      value: { results: phones.map((p) => ({ deliveryId: p.deliveryId, outcome: 'accepted' })) },
     });
     const got = service.received.slice(before);
     expect(got).toHaveLength(2);
@@ -143,7 +143,7 @@ describe('relay push → local push service', () => {
     }
   });
 
-  it('gone (404/410) deletes the subscription; 500 and a wrong VAPID key are failures with their status', async () => {
+  it('gone (404/410) deletes the subscription; 500 and a wrong VAPID key are failures, their status kept back', async () => {
     const [gone404, gone410, broken, otherKey, fine] = [
       phone(),
       phone(),
@@ -160,9 +160,17 @@ describe('relay push → local push service', () => {
       sendBody(phones.map((p) => ({ deliveryId: p.deliveryId, envelope: envelopeFor(p, 7) }))),
       d,
     );
+    // Only the outcome reaches the Burrow, never the push service's status (issue 16.1, RL-PUSH-2).
+    expect(result.ok && result.value.results.map((r) => r.outcome)).toEqual([
+      'gone',
+      'gone',
+      'failed',
+      'failed',
+      'accepted',
+    ]);
     expect(
-      result.ok && result.value.results.map((r) => ('status' in r ? `${r.outcome}:${r.status}` : r.outcome)),
-    ).toEqual(['gone', 'gone', 'failed:500', 'failed:403', 'delivered']);
+      result.ok && result.value.results.every((r) => Object.keys(r).sort().join() === 'deliveryId,outcome'),
+    ).toBe(true);
     expect([...held.keys()]).toEqual([broken!.deliveryId, otherKey!.deliveryId, fine!.deliveryId]);
   });
 
@@ -186,9 +194,7 @@ describe('relay push → local push service', () => {
       sendBody([{ deliveryId: p.deliveryId, envelope: envelopeFor(p, 1) }]),
       deps([p], { allowLoopbackForDev: false }).deps,
     );
-    expect(result.ok && result.value.results).toEqual([
-      { deliveryId: p.deliveryId, outcome: 'failed', status: null },
-    ]);
+    expect(result.ok && result.value.results).toEqual([{ deliveryId: p.deliveryId, outcome: 'failed' }]);
     expect(service.received.length + service.refused.length).toBe(before);
   });
 });

@@ -13,7 +13,8 @@ export interface PushOutcomeSummary {
   /** deliveryIds whose subscription the push service reported gone (the relay deleted it). */
   readonly gone: readonly string[];
   readonly noSubscription: readonly string[];
-  readonly failed: readonly { readonly deliveryId: string; readonly status: number | null }[];
+  /** deliveryIds the push failed for (the relay says only that, never the push service's status: RL-PUSH-2). */
+  readonly failed: readonly string[];
 }
 
 /**
@@ -27,15 +28,15 @@ export function classifyPushOutcome(
   const byId = new Map((results ?? []).map((r) => [r.deliveryId, r]));
   const gone: string[] = [];
   const noSubscription: string[] = [];
-  const failed: { deliveryId: string; status: number | null }[] = [];
+  const failed: string[] = [];
   let delivered = 0;
   for (const deliveryId of targetIds) {
     const r = byId.get(deliveryId);
-    if (r === undefined) failed.push({ deliveryId, status: null });
-    else if (r.outcome === 'delivered') delivered++;
+    if (r === undefined) failed.push(deliveryId);
+    else if (r.outcome === 'accepted') delivered++;
     else if (r.outcome === 'gone') gone.push(deliveryId);
     else if (r.outcome === 'no_subscription') noSubscription.push(deliveryId);
-    else if (r.outcome === 'failed') failed.push({ deliveryId, status: r.status });
+    else if (r.outcome === 'failed') failed.push(deliveryId);
   }
   const targets = targetIds.length;
   let outcome: PushTestOutcome;

@@ -57,7 +57,7 @@ let relayUrl: string;
 let requests: { url: string; authorization: string | undefined; body: PushSendRequest }[] = [];
 let answer: (send: PushSendRequest) => { status: number; json: unknown } = (send) => ({
   status: 200,
-  json: { results: send.targets.map((t) => ({ deliveryId: t.deliveryId, outcome: 'delivered' })) },
+  json: { results: send.targets.map((t) => ({ deliveryId: t.deliveryId, outcome: 'accepted' })) },
 });
 
 beforeAll(async () => {
@@ -112,7 +112,7 @@ const respond = (fn: (id: string, i: number) => PushTargetResult) => (send: Push
 describe('PushSender', () => {
   it('seals one envelope per active device and makes one authenticated relay call', async () => {
     const phones = [phone('pixel'), phone('iphone')];
-    answer = respond((deliveryId) => ({ deliveryId, outcome: 'delivered' }));
+    answer = respond((deliveryId) => ({ deliveryId, outcome: 'accepted' }));
     const report = await sender(new MemoryDevices(phones)).send({
       sessionId: 'sess-1',
       label: 'npm\u0007 test\u202e',
@@ -184,12 +184,8 @@ describe('PushSender', () => {
 
   it('classifies partial, gone, no_subscriptions and zero_delivered', async () => {
     const phones = [phone('a'), phone('b'), phone('c')];
-    const outcomes: PushTargetResult['outcome'][] = ['delivered', 'gone', 'failed'];
-    answer = respond((deliveryId, i) =>
-      outcomes[i] === 'failed'
-        ? { deliveryId, outcome: 'failed', status: 500 }
-        : ({ deliveryId, outcome: outcomes[i]! } as PushTargetResult),
-    );
+    const outcomes: PushTargetResult['outcome'][] = ['accepted', 'gone', 'failed'];
+    answer = respond((deliveryId, i) => ({ deliveryId, outcome: outcomes[i]! }));
     const partial = await sender(new MemoryDevices(phones)).send({
       sessionId: 's',
       label: 'x',
@@ -199,7 +195,7 @@ describe('PushSender', () => {
       outcome: 'partial',
       delivered: 1,
       gone: [phones[1]!.deliveryId],
-      failed: [{ deliveryId: phones[2]!.deliveryId, status: 500 }],
+      failed: [phones[2]!.deliveryId],
     });
     answer = respond((deliveryId) => ({ deliveryId, outcome: 'no_subscription' }));
     expect(
@@ -228,7 +224,7 @@ describe('PushSender', () => {
       outcome: 'zero_delivered',
       relayError: { status: 503, message: 'relay refused the push: push_unavailable' },
     });
-    answer = () => ({ status: 200, json: { results: [{ deliveryId: 'nope', outcome: 'delivered' }] } });
+    answer = () => ({ status: 200, json: { results: [{ deliveryId: 'nope', outcome: 'accepted' }] } });
     expect(
       await sender(new MemoryDevices(phones)).send({ sessionId: 's', label: 'x', reason: 'test' }),
     ).toMatchObject({
@@ -237,12 +233,12 @@ describe('PushSender', () => {
     });
     // The relay answered for another delivery only: ours counts as failed.
     const other = phone('z').deliveryId;
-    answer = () => ({ status: 200, json: { results: [{ deliveryId: other, outcome: 'delivered' }] } });
+    answer = () => ({ status: 200, json: { results: [{ deliveryId: other, outcome: 'accepted' }] } });
     expect(
       await sender(new MemoryDevices(phones)).send({ sessionId: 's', label: 'x', reason: 'test' }),
     ).toMatchObject({
       outcome: 'zero_delivered',
-      failed: [{ deliveryId: phones[0]!.deliveryId, status: null }],
+      failed: [phones[0]!.deliveryId],
     });
     const closed = new PushSender({
       relayUrl: 'http://127.0.0.1:9',

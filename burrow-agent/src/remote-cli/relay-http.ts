@@ -1,6 +1,7 @@
 /**
- * The Burrow's HTTP calls to the relay (DESIGN §4.1; bodies from protocol's relay module): enrollment, and
- * registering / revoking a phone's delivery. Tokens travel only in the Authorization header, never in a URL.
+ * The Burrow's HTTP calls to the relay (DESIGN §4.1; bodies from protocol's relay module): enrollment,
+ * registering / revoking a phone's delivery, and publishing the relay ticket set (RL-TICKET-2). Tokens travel
+ * only in the Authorization header, never in a URL.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -10,6 +11,7 @@ import {
   decodeErrorBody,
   type EnrollResponse,
   encodeBase64url,
+  type RelayTicketSet,
 } from '@burrow/protocol';
 import type { DeliveryRegistrar } from '../remote/remote-endpoint.js';
 
@@ -109,4 +111,20 @@ export class HttpDeliveryRegistrar implements DeliveryRegistrar {
       headers: { authorization: `Bearer ${this.burrowToken}` },
     });
   }
+}
+
+/** `PUT /v1/burrows/:id/tickets`: replaces the ticket hashes the relay holds for this Burrow (RL-TICKET-2). */
+export async function putRelayTickets(
+  relayUrl: string,
+  burrowId: string,
+  burrowToken: string,
+  hashes: readonly string[],
+  fetchFn: Fetch = fetch,
+): Promise<void> {
+  const body: RelayTicketSet = { ticketHashes: hashes };
+  await call(fetchFn, `${base(relayUrl)}/v1/burrows/${burrowId}/tickets`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${burrowToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }

@@ -17,9 +17,10 @@ import { PushDispatch } from '../push/push-dispatch.js';
 import type { PushRequest, PushSendReport } from '../push/push-sender.js';
 import { PushSender } from '../push/push-sender.js';
 import { describeLinkStatus, type LinkStatus } from '../relay-link/link-status.js';
-import { RelayLink } from '../relay-link/relay-link.js';
+import { RelayLink, systemTimers } from '../relay-link/relay-link.js';
+import { RelayTicketPublisher } from '../relay-link/relay-tickets.js';
 import { type EnrollArgs, enrollCommand } from '../remote-cli/enroll-command.js';
-import { HttpDeliveryRegistrar } from '../remote-cli/relay-http.js';
+import { HttpDeliveryRegistrar, putRelayTickets } from '../remote-cli/relay-http.js';
 import { newSessionId } from '../session/session-id.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { openStateStore } from '../state/burrow-state.js';
@@ -67,6 +68,8 @@ export class RemoteService {
   #link: RelayLink | null = null;
   #endpoint: RemoteEndpoint | null = null;
   #deliveries: HttpDeliveryRegistrar | null = null;
+  /** Publishes the paired phones' relay ticket hashes (issue 16.5, RL-TICKET-2). */
+  #tickets: RelayTicketPublisher | null = null;
   #approver: PairApprover | null = null;
   #pairingDone: ((r: PairingResult) => void) | null = null;
   #sender: PushSender | null = null;
@@ -128,6 +131,8 @@ export class RemoteService {
         const done = this.#pairingDone;
         this.#approver = null;
         this.#pairingDone = null;
+        // The new phone's tickets, so it too gets past the relay's shared connect bucket.
+        if (r.outcome === 'paired') this.#tickets?.devicesChanged();
         done?.(r);
       },
       sendFrame: (f) => this.#link?.send(f) ?? false,
@@ -151,12 +156,22 @@ export class RemoteService {
       },
     });
     this.#link.start();
+    this.#tickets = new RelayTicketPublisher({
+      burrowId: e.burrowId,
+      psks: () => devices.records().map((d) => d.psk),
+      publish: (hashes) => putRelayTickets(e.relayUrl, e.burrowId, e.burrowToken, hashes),
+      timers: { ...systemTimers, now: this.#now },
+      log: this.#o.log,
+    });
+    this.#tickets.start();
   }
 
   stop(): void {
     this.#offListChange?.();
     this.#offListChange = null;
     this.#endpoint?.closeAll(CloseCode.SHUTTING_DOWN);
+    this.#tickets?.stop();
+    this.#tickets = null;
     this.#link?.stop();
     this.#link = null;
     this.#endpoint = null;
@@ -304,6 +319,8 @@ export class RemoteService {
     const removed = this.#devices.revoke(deviceId);
     if (!removed) return { revoked: false, closed: 0, deliveryRevoked: false };
     const closed = this.#endpoint?.closeDevice(deviceId) ?? 0;
+    // Its tickets leave the relay's set (it still cannot connect: its key is out of the ACL).
+    this.#tickets?.devicesChanged();
     let deliveryRevoked = false;
     try {
       await this.#deliveries?.revoke(removed.deliveryId);

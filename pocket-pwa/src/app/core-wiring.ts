@@ -18,7 +18,8 @@ import type { PocketConnection } from './connection-port.js';
 export const APP_VERSION = '0.1.0';
 
 // The DOM's handler types take `Event` where SocketLike's take `unknown`; the objects are the same shape.
-const socketFactory: SocketFactory = (url) => new WebSocket(url) as unknown as SocketLike;
+const socketFactory: SocketFactory = (url, protocols) =>
+  new WebSocket(url, protocols ? [...protocols] : []) as unknown as SocketLike;
 
 /** What `burrow devices` will call this phone. */
 function deviceLabel(): string {

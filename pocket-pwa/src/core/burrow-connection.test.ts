@@ -5,6 +5,8 @@ import {
   type KeyPair,
   type NoiseTransport,
   randomBytes,
+  relayTicket,
+  relayTicketEpoch,
   responderIKpsk2,
 } from '@burrow/crypto';
 import {
@@ -33,7 +35,10 @@ class FakeSocket implements SocketLike {
   onmessage: ((e: SocketMessageEvent) => void) | null = null;
   onclose: ((e: SocketCloseEvent) => void) | null = null;
   onerror: ((e: unknown) => void) | null = null;
-  constructor(readonly url: string) {}
+  constructor(
+    readonly url: string,
+    readonly protocols: readonly string[] | undefined = undefined,
+  ) {}
   send(d: Uint8Array | string) {
     this.sent.push(d);
   }
@@ -100,8 +105,8 @@ async function setup(burrowKey?: KeyPair) {
   const sockets: FakeSocket[] = [];
   const conn = new BurrowConnection({
     pairing: p,
-    socketFactory: (url) => {
-      const s = new FakeSocket(url);
+    socketFactory: (url, protocols) => {
+      const s = new FakeSocket(url, protocols);
       sockets.push(s);
       return s;
     },
@@ -131,6 +136,25 @@ describe('BurrowConnection', () => {
     sockets[0]!.open();
     expect(sockets[0]!.sent).toHaveLength(1);
     expect((sockets[0]!.sent[0] as Uint8Array).length).toBe(32 + 48 + 8 + 16);
+    conn.stop();
+  });
+
+  it("offers this hour's relay ticket as a subprotocol, never in the URL (issue 16.5, RL-TICKET-4)", async () => {
+    const { conn, sockets, clock, p } = await setup();
+    conn.start();
+    await tick();
+    const ticket = (t: number) =>
+      encodeBase64url(relayTicket(decodeBase64url(p.psk), decodeBase64url(p.burrowId), relayTicketEpoch(t)));
+    expect(sockets[0]!.protocols).toEqual(['burrow.v1', `burrow-ticket.${ticket(clock.t)}`]);
+    expect(sockets[0]!.url).not.toContain(ticket(clock.t));
+    // An hour later (a reconnect), the next epoch's ticket.
+    sockets[0]!.drop(1006);
+    clock.advance(3_600_000);
+    await tick();
+    const last = sockets.at(-1)!;
+    expect(sockets.length).toBeGreaterThan(1);
+    expect(last.protocols?.[1]).toBe(`burrow-ticket.${ticket(clock.t)}`);
+    expect(ticket(clock.t)).not.toBe(ticket(clock.t - 3_600_000));
     conn.stop();
   });
 

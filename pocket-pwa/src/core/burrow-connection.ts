@@ -4,15 +4,17 @@
  * loss or duplication, reconnection with POCKET_BACKOFF, and end-to-end liveness (POCKET_KEEPALIVE) so a
  * silently dead path is noticed. Runtime-neutral: socket, storage, clock injected.
  */
-import { NoiseError, nextHandshakeTimestamp } from '@burrow/crypto';
+import { NoiseError, nextHandshakeTimestamp, relayTicket, relayTicketEpoch } from '@burrow/crypto';
 import {
   type BurrowMessage,
   CLOSE_MESSAGES,
   type ClientControlMessage,
   type ClientMessage,
   CloseCode,
+  clientSubprotocols,
   decodeBase64url,
   decodeBurrowMessage,
+  encodeBase64url,
   encodeClientMessage,
   FLOW_ACK_EVERY_BYTES,
   MAX_RID,
@@ -376,7 +378,17 @@ export class BurrowConnection {
       psk: decodeBase64url(p.psk),
       timestamp,
     });
-    const socket = this.#o.socketFactory(clientSocketUrl(p.relayUrl, p.burrowId));
+    // This hour's relay ticket, derived from the device psk: it lets this phone past the relay's shared connect
+    // bucket, which attackers from other addresses can keep empty (issue 16.5, RL-TICKET-1). Never in the URL.
+    const ticket = relayTicket(
+      decodeBase64url(p.psk),
+      decodeBase64url(p.burrowId),
+      relayTicketEpoch(Math.max(0, this.#clock.now())),
+    );
+    const socket = this.#o.socketFactory(
+      clientSocketUrl(p.relayUrl, p.burrowId),
+      clientSubprotocols(encodeBase64url(ticket)),
+    );
     this.#socket = socket;
     socket.binaryType = 'arraybuffer';
     this.#timer = this.#clock.setTimeout(

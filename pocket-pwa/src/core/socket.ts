@@ -22,7 +22,11 @@ export interface SocketLike {
   onerror: ((event: unknown) => void) | null;
 }
 
-export type SocketFactory = (url: string) => SocketLike;
+/**
+ * Opens a socket. `protocols` are the WebSocket subprotocols to offer (`Sec-WebSocket-Protocol`): a paired
+ * phone offers `burrow.v1` and its relay ticket (protocol `clientSubprotocols`, RL-TICKET-4).
+ */
+export type SocketFactory = (url: string, protocols?: readonly string[]) => SocketLike;
 
 /** WebSocket.OPEN. */
 export const SOCKET_OPEN = 1;

@@ -25,10 +25,6 @@ export const MAX_PUSH_TTL_SECONDS = 28 * 24 * 60 * 60;
 /** RFC 8030 §5.3 urgency values. */
 export const PUSH_URGENCIES = ['very-low', 'low', 'normal', 'high'] as const;
 export type PushUrgency = (typeof PUSH_URGENCIES)[number];
-/** A failed target reports the push service's HTTP status (100–599). */
-const HTTP_STATUS_MIN = 100;
-const HTTP_STATUS_MAX = 599;
-
 const TOPIC_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 
 export const PushTopicSchema = v.pipe(
@@ -77,28 +73,24 @@ export interface PushSendRequest {
   readonly urgency: PushUrgency;
 }
 
-export const PUSH_TARGET_OUTCOMES = ['delivered', 'no_subscription', 'gone', 'failed'] as const;
+export const PUSH_TARGET_OUTCOMES = ['accepted', 'no_subscription', 'gone', 'failed'] as const;
 export type PushTargetOutcome = (typeof PUSH_TARGET_OUTCOMES)[number];
 
 /**
- * One named target's result. `failed` carries the push service's HTTP status, or null when no response came
- * (timeout, network error, refused endpoint).
+ * One named target's result, and nothing more (issue 16.1: the relay must not be a way to read another
+ * server's answers): `accepted` (the push service took it, 201/202), `no_subscription` (none held for that
+ * deliveryId in this Burrow), `gone` (404/410, the subscription was deleted), `failed` (anything else: another
+ * status, no answer, or an endpoint the relay's policy refuses). Never the push service's status code.
+ * [SPEC: RL-PUSH-2]
  */
-export const PushTargetResultSchema = v.variant('outcome', [
-  v.strictObject({ deliveryId: DeliveryIdSchema, outcome: v.literal('delivered') }),
-  v.strictObject({ deliveryId: DeliveryIdSchema, outcome: v.literal('no_subscription') }),
-  v.strictObject({ deliveryId: DeliveryIdSchema, outcome: v.literal('gone') }),
-  v.strictObject({
-    deliveryId: DeliveryIdSchema,
-    outcome: v.literal('failed'),
-    status: v.nullable(
-      v.pipe(v.number(), v.integer(), v.minValue(HTTP_STATUS_MIN), v.maxValue(HTTP_STATUS_MAX)),
-    ),
-  }),
-]);
-export type PushTargetResult =
-  | { readonly deliveryId: string; readonly outcome: 'delivered' | 'no_subscription' | 'gone' }
-  | { readonly deliveryId: string; readonly outcome: 'failed'; readonly status: number | null };
+export const PushTargetResultSchema = v.strictObject({
+  deliveryId: DeliveryIdSchema,
+  outcome: v.picklist(PUSH_TARGET_OUTCOMES),
+});
+export interface PushTargetResult {
+  readonly deliveryId: string;
+  readonly outcome: PushTargetOutcome;
+}
 
 /** `POST /v1/burrows/:id/push` → 200: one result per named target, in request order. */
 export const PushSendResponseSchema = v.strictObject({

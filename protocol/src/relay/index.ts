@@ -4,3 +4,4 @@ export { decodeBase64url, encodeBase64url, isBase64urlOfLength } from './base64u
 export * from './http-bodies.js';
 export * from './keepalive.js';
 export { RelayCodecError, type RelayCodecErrorReason } from './relay-codec-error.js';
+export * from './relay-ticket.js';

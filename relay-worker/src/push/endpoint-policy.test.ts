@@ -3,13 +3,50 @@ import { describe, expect, it } from 'vitest';
 import { pushEndpointProblem } from './endpoint-policy.js';
 
 describe('push endpoint policy', () => {
-  it('allows https on public DNS names', () => {
+  it('allows https on the Web Push services browsers use', () => {
     for (const ok of [
       'https://fcm.googleapis.com/fcm/send/abc:def',
       'https://updates.push.services.mozilla.com/wpush/v2/gAAA',
       'https://web.push.apple.com/QGx',
+      'https://wns2-par02p.notify.windows.com/w/?token=BQYAAA',
+      'https://FCM.googleapis.com/fcm/send/x',
     ]) {
       expect(pushEndpointProblem(ok), ok).toBeNull();
+    }
+  });
+
+  it('refuses every other public https URL: names resolving to private addresses, bot APIs (issue 16.1)', () => {
+    for (const bad of [
+      // Public DNS names that resolve to loopback or link-local: the relay cannot resolve them to check.
+      'https://127.0.0.1.nip.io/x',
+      'https://localtest.me/x',
+      'https://169.254.169.254.nip.io/latest/meta-data',
+      'https://10.0.0.1.sslip.io/x',
+      // Any public service a reflector would reach.
+      'https://api.telegram.org/bot123:abc/sendMessage?chat_id=1&text=hi',
+      'https://hooks.slack.com/services/T/B/x',
+      'https://example.com/push',
+      // Near misses of the list.
+      'https://fcm.googleapis.com.evil.example/x',
+      'https://evilfcm.googleapis.com/x',
+      'https://notify.windows.com/x',
+      'https://a.b.notify.windows.com/x',
+      'https://push.services.mozilla.com/x',
+      'https://apple.com/x',
+    ]) {
+      expect(pushEndpointProblem(bad), bad).toBe('endpoint is not on a known Web Push service');
+      expect(pushEndpointProblem(bad, { allowLoopbackForDev: true }), bad).not.toBeNull();
+    }
+  });
+
+  it('admits the hosts an operator adds, and only those', () => {
+    const extraServiceHosts = ['push.example.org', '*.autopush.example.net'];
+    for (const ok of ['https://push.example.org/wpush/1', 'https://eu.autopush.example.net/wpush/1']) {
+      expect(pushEndpointProblem(ok), ok).not.toBeNull();
+      expect(pushEndpointProblem(ok, { extraServiceHosts }), ok).toBeNull();
+    }
+    for (const bad of ['https://autopush.example.net/x', 'https://other.example.org/x']) {
+      expect(pushEndpointProblem(bad, { extraServiceHosts }), bad).not.toBeNull();
     }
   });
 

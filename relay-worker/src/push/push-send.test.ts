@@ -23,7 +23,7 @@ interface Phone {
   readonly auth: Uint8Array;
   readonly subscription: HeldSubscription;
 }
-function phone(n: number, host = 'push.example.net'): Phone {
+function phone(n: number, host = 'fcm.googleapis.com'): Phone {
   const ua = createECDH('prime256v1');
   ua.generateKeys();
   const auth = crypto.getRandomValues(new Uint8Array(16));
@@ -77,8 +77,8 @@ describe('handlePushSend', () => {
       ok: true,
       value: {
         results: [
-          { deliveryId: id(1), outcome: 'delivered' },
-          { deliveryId: id(2), outcome: 'delivered' },
+          { deliveryId: id(1), outcome: 'accepted' },
+          { deliveryId: id(2), outcome: 'accepted' },
           { deliveryId: id(3), outcome: 'no_subscription' },
         ],
       },
@@ -108,7 +108,7 @@ describe('handlePushSend', () => {
     }
   });
 
-  it('maps statuses, deletes gone subscriptions, and reports timeouts as failed without a status', async () => {
+  it('maps statuses to outcomes only (never the status, issue 16.1) and deletes gone subscriptions', async () => {
     const phones = [phone(1), phone(2), phone(3), phone(4), phone(5)];
     const statuses: Record<string, number> = { '/p/1': 202, '/p/2': 404, '/p/3': 410, '/p/4': 500 };
     const { deleted, deps } = harness(phones, (url) => {
@@ -118,37 +118,44 @@ describe('handlePushSend', () => {
     });
     const result = await handlePushSend(send([1, 2, 3, 4, 5]), deps);
     expect(result.ok && result.value.results).toEqual([
-      { deliveryId: id(1), outcome: 'delivered' },
+      { deliveryId: id(1), outcome: 'accepted' },
       { deliveryId: id(2), outcome: 'gone' },
       { deliveryId: id(3), outcome: 'gone' },
-      { deliveryId: id(4), outcome: 'failed', status: 500 },
-      { deliveryId: id(5), outcome: 'failed', status: null },
+      { deliveryId: id(4), outcome: 'failed' },
+      { deliveryId: id(5), outcome: 'failed' },
     ]);
     // Sends run in parallel, so deletions come in completion order.
     expect(deleted).toHaveLength(2);
     expect(deleted).toEqual(
       expect.arrayContaining([
-        [id(2), 'https://push.example.net/p/2'],
-        [id(3), 'https://push.example.net/p/3'],
+        [id(2), 'https://fcm.googleapis.com/p/2'],
+        [id(3), 'https://fcm.googleapis.com/p/3'],
       ]),
     );
   });
 
   it('never posts to a refused endpoint; loopback only with the dev switch', async () => {
+    // A loopback address, and a public host that is no push service (say, stored before the allowlist).
     const local = phone(1, '127.0.0.1');
-    const { seen, deps } = harness([local], () => new Response(null, { status: 201 }));
-    const refused = await handlePushSend(send([1]), deps);
+    const elsewhere = phone(3, 'api.telegram.org');
+    const { seen, deps } = harness([local, elsewhere], () => new Response(null, { status: 201 }));
+    const refused = await handlePushSend(send([1, 3]), deps);
     expect(refused.ok && refused.value.results).toEqual([
-      { deliveryId: id(1), outcome: 'failed', status: null },
+      { deliveryId: id(1), outcome: 'failed' },
+      { deliveryId: id(3), outcome: 'failed' },
     ]);
     expect(seen).toHaveLength(0);
+    // The operator's extra hosts are honoured at send too.
+    const extra = await handlePushSend(send([3]), { ...deps, extraServiceHosts: ['api.telegram.org'] });
+    expect(extra.ok && extra.value.results).toEqual([{ deliveryId: id(3), outcome: 'accepted' }]);
+    expect(seen).toHaveLength(1);
     const devPhone = phone(2);
     const dev = harness(
       [{ ...devPhone, subscription: { ...devPhone.subscription, endpoint: 'http://127.0.0.1:9/p/2' } }],
       () => new Response(null, { status: 201 }),
     );
     const allowed = await handlePushSend(send([2]), { ...dev.deps, allowLoopbackForDev: true });
-    expect(allowed.ok && allowed.value.results).toEqual([{ deliveryId: id(2), outcome: 'delivered' }]);
+    expect(allowed.ok && allowed.value.results).toEqual([{ deliveryId: id(2), outcome: 'accepted' }]);
   });
 
   it('refuses bad sends whole, over-limit ones as limit_exceeded, and everything without VAPID', async () => {

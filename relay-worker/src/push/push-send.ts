@@ -38,6 +38,8 @@ export interface PushSendDeps {
   readonly clock: Clock;
   /** Development only: allow loopback push endpoints (see endpoint-policy.ts). */
   readonly allowLoopbackForDev?: boolean;
+  /** The operator's extra push service hosts (see push-service-hosts.ts). */
+  readonly extraServiceHosts?: readonly string[];
 }
 
 export async function handlePushSend(
@@ -76,6 +78,7 @@ export async function handlePushSend(
           urgency: send.urgency,
           topic: send.sessionTopic,
           allowLoopbackForDev: deps.allowLoopbackForDev === true,
+          extraServiceHosts: deps.extraServiceHosts ?? [],
         },
         deps.fetch,
         deps.clock,
@@ -84,8 +87,8 @@ export async function handlePushSend(
         await deps.deleteSubscription(deliveryId, subscription.endpoint);
         return { deliveryId, outcome: 'gone' };
       }
-      if (result.outcome === 'failed') return { deliveryId, outcome: 'failed', status: result.status };
-      return { deliveryId, outcome: 'delivered' };
+      // Only the outcome: the push service's status stays here (issue 16.1, RL-PUSH-2).
+      return { deliveryId, outcome: result.outcome === 'failed' ? 'failed' : 'accepted' };
     }),
   );
   return ok({ results });

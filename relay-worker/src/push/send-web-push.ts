@@ -30,6 +30,8 @@ export interface WebPushOptions {
   readonly timeoutMs?: number;
   /** Development only (see endpoint-policy.ts). */
   readonly allowLoopbackForDev?: boolean;
+  /** The operator's extra push service hosts (see endpoint-policy.ts). */
+  readonly extraServiceHosts?: readonly string[];
 }
 
 export type WebPushResult =

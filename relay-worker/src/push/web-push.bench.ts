@@ -30,7 +30,7 @@ const { keys } = await generateVapidKeys();
 const signer = new VapidSigner(keys, 'mailto:ops@example.com');
 const aesKey = await crypto.subtle.importKey('raw', new Uint8Array(16), 'AES-GCM', false, ['encrypt']);
 const subscription = {
-  endpoint: 'https://push.example.net/p/1',
+  endpoint: 'https://fcm.googleapis.com/fcm/send/p1',
   keys: { p256dh: encodeBase64url(p256dh), auth: encodeBase64url(auth) },
 };
 const accept = async () => new Response(null, { status: 201 });
@@ -46,7 +46,7 @@ const cold = await time('VAPID authorization, new audience (signs)', (i) =>
   signer.authorization(`https://p${i % 10_000}.example.net`, now + i * 10),
 );
 const warm = await time('VAPID authorization, cached audience', () =>
-  signer.authorization('https://push.example.net', now),
+  signer.authorization('https://fcm.googleapis.com', now),
 );
 const push = await time('sendWebPush (encrypt + cached JWT + stub)', () =>
   sendWebPush(subscription, envelope, { vapid: signer, ttlSeconds: 60, urgency: 'high' }, accept, () => now),

@@ -97,8 +97,10 @@ export function deliveryRoutes(app: Hono<AppEnv>): void {
     } catch (error) {
       return badBody(error);
     }
+    const services = c.get('services');
     const problem = await subscriptionProblem(subscription, {
-      allowLoopbackForDev: c.get('services').allowLoopbackPushForDev,
+      allowLoopbackForDev: services.allowLoopbackPushForDev,
+      extraServiceHosts: services.extraPushServiceHosts,
     });
     if (problem !== null) return jsonError(ErrorCode.BAD_REQUEST, problem);
     return respond(

@@ -8,7 +8,9 @@ import { constantTimeEqual, hashText, hashToken, randomBase64url } from '../toke
 
 /**
  * `POST /v1/burrows`: enroll a Burrow. Rate-limited per source before anything else (so the operator secret
- * cannot be brute-forced fast); gated by `ENROLL_SECRET` when set. [SPEC: RL-HTTP-2, RL-HTTP-3]
+ * cannot be brute-forced fast); then gated by `ENROLL_SECRET`. A relay without the secret is closed (403)
+ * unless the development flag `DEV_OPEN_ENROLLMENT` opens it (issue 16.1: an open relay let anyone enroll,
+ * register deliveries and make the relay POST). [SPEC: RL-HTTP-2, RL-HTTP-3]
  */
 export function enrollRoutes(app: Hono<AppEnv>): void {
   app.post('/v1/burrows', async (c) => {
@@ -22,10 +24,14 @@ export function enrollRoutes(app: Hono<AppEnv>): void {
         'Retry-After': String(Math.ceil(limit.retryAfterMs / 1000)),
       });
     }
-    if (
-      services.enrollSecret !== null &&
-      !(await secretMatches(c.req.header('Authorization'), services.enrollSecret))
-    ) {
+    const policy = services.enrollment;
+    if (policy.kind === 'closed') {
+      return jsonError(
+        ErrorCode.FORBIDDEN,
+        'enrollment is closed: the relay operator has not set ENROLL_SECRET',
+      );
+    }
+    if (policy.kind === 'secret' && !(await secretMatches(c.req.header('Authorization'), policy.secret))) {
       return jsonError(ErrorCode.UNAUTHORIZED, 'this relay needs its enrollment secret');
     }
     const burrowId = randomBase64url(BURROW_ID_BYTES);

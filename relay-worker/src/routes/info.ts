@@ -11,7 +11,8 @@ export function infoRoutes(app: Hono<AppEnv>): void {
       service: 'burrow-relay',
       protocolVersion: PROTOCOL_VERSION,
       vapidPublicKey: await services.vapidPublicKey(),
-      enrollmentGated: services.enrollSecret !== null,
+      // Gated unless the development flag opened it: a closed relay admits nobody, a gated one needs the secret.
+      enrollmentGated: services.enrollment.kind !== 'open-for-development',
       limits: { ...PUBLISHED_LIMITS },
     };
     return c.json(body, 200, { 'Cache-Control': 'no-store' });

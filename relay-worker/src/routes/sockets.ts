@@ -1,8 +1,16 @@
-import { BURROW_ID_BYTES, CLOSE_MESSAGES, CloseCode, ErrorCode, isBase64urlOfLength } from '@burrow/protocol';
+import {
+  BURROW_ID_BYTES,
+  CLOSE_MESSAGES,
+  CloseCode,
+  ErrorCode,
+  isBase64urlOfLength,
+  parseClientSubprotocols,
+} from '@burrow/protocol';
 import type { Hono } from 'hono';
 import { jsonError } from '../json-error.js';
 import type { AppEnv } from '../services.js';
 import { sourceKey } from '../source-key.js';
+import { subprotocolHeaders } from '../subprotocol.js';
 import { bearerToken } from '../tokens.js';
 
 /**
@@ -29,7 +37,11 @@ export function socketRoutes(app: Hono<AppEnv>): void {
       );
       if (!limit.allowed) {
         if (role === 'client')
-          return services.refuseSocket(CloseCode.RATE_LIMITED, CLOSE_MESSAGES[CloseCode.RATE_LIMITED]);
+          return services.refuseSocket(
+            CloseCode.RATE_LIMITED,
+            CLOSE_MESSAGES[CloseCode.RATE_LIMITED],
+            subprotocolHeaders(parseClientSubprotocols(c.req.header('Sec-WebSocket-Protocol') ?? null)),
+          );
         return jsonError(ErrorCode.RATE_LIMITED, 'too many connections from this address', {
           'Retry-After': String(Math.ceil(limit.retryAfterMs / 1000)),
         });

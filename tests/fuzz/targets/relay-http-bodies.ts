@@ -88,14 +88,10 @@ export const VALID_BODIES = {
   }),
   pushSendResponse: fc.record({
     results: fc.array(
-      fc.oneof(
-        fc.record({ deliveryId: b64(16), outcome: fc.constantFrom('delivered', 'no_subscription', 'gone') }),
-        fc.record({
-          deliveryId: b64(16),
-          outcome: fc.constant('failed'),
-          status: fc.option(fc.integer({ min: 100, max: 599 }), { nil: null }),
-        }),
-      ),
+      fc.record({
+        deliveryId: b64(16),
+        outcome: fc.constantFrom('accepted', 'no_subscription', 'gone', 'failed'),
+      }),
       { maxLength: 4 },
     ),
   }),

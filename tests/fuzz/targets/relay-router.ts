@@ -9,7 +9,9 @@
  * Expected rejection: none — the router takes any event. Findings: any exception; a payload delivered to a
  * socket other than the one it was addressed to, or from a replaced agent; a send to a closed socket; a
  * phone frame reaching the agent with another connId; more phones than MAX_CLIENTS_PER_BURROW, or from one
- * source than MAX_CLIENTS_PER_SOURCE; a phone socket left open that the router no longer holds (or the reverse).
+ * source than MAX_CLIENTS_PER_SOURCE (phones with a relay ticket aside, RL-TICKET-3); more frames forwarded
+ * from a phone the agent never answered than UNANSWERED_CLIENT_MAX_FRAMES (RL-LIM-6); a phone socket left open
+ * that the router no longer holds (or the reverse).
  */
 import {
   AgentFrameType,
@@ -19,7 +21,11 @@ import {
   MAX_CLIENT_FRAME_BYTES,
 } from '@burrow/protocol';
 import fc from 'fast-check';
-import { MAX_CLIENTS_PER_BURROW, MAX_CLIENTS_PER_SOURCE } from '../../../relay-worker/src/limits.js';
+import {
+  MAX_CLIENTS_PER_BURROW,
+  MAX_CLIENTS_PER_SOURCE,
+  UNANSWERED_CLIENT_MAX_FRAMES,
+} from '../../../relay-worker/src/limits.js';
 import { RelayRouter, type RelaySocket, type SocketMeta } from '../../../relay-worker/src/relay-router.js';
 import { FuzzFinding, type FuzzTarget, invariant } from '../fuzz-target.js';
 
@@ -47,7 +53,7 @@ class FakeSocket implements RelaySocket {
 }
 
 type Event =
-  | { readonly e: 'open'; readonly source: string }
+  | { readonly e: 'open'; readonly source: string; readonly ticketed: boolean }
   | {
       readonly e: 'phone-send';
       readonly pick: number;
@@ -68,6 +74,7 @@ const event: fc.Arbitrary<Event> = fc.oneof(
     arbitrary: fc.record({
       e: fc.constant('open' as const),
       source: fc.constantFrom('src:a', 'src:a', 'src:b', 'src:c'),
+      ticketed: fc.boolean(),
     }),
   },
   {
@@ -132,6 +139,10 @@ const event: fc.Arbitrary<Event> = fc.oneof(
 interface Phone {
   readonly socket: FakeSocket;
   readonly meta: SocketMeta;
+  /** The agent sent it a DATA frame. */
+  answered: boolean;
+  /** Its frames the agent received before that. */
+  unansweredForwarded: number;
 }
 
 /** One router and what the fuzz knows about it; events are applied through here. */
@@ -154,6 +165,7 @@ class World {
     this.router = new RelayRouter<FakeSocket>({
       now: () => this.now,
       nextId: (kind) => this.ids[kind]++,
+      saveMeta: () => {},
     });
     this.replaceAgent();
   }
@@ -176,11 +188,18 @@ class World {
     };
     switch (ev.e) {
       case 'open': {
-        const admission = this.router.admitClient(ev.source);
+        const admission = this.router.admitClient(ev.source, { ticketed: ev.ticketed });
         if (!admission.ok) return;
+        // A ticketed newcomer may displace a socket: the router closes it (TOO_MANY_CLIENTS).
+        for (const id of [...this.live]) if (this.phones.get(id)?.socket.closed) this.forget(id);
         const socket = new FakeSocket(this.violations, `phone ${admission.meta.connId}`);
         this.router.clientOpened(socket, admission.meta);
-        this.phones.set(admission.meta.connId, { socket, meta: admission.meta });
+        this.phones.set(admission.meta.connId, {
+          socket,
+          meta: admission.meta,
+          answered: false,
+          unansweredForwarded: 0,
+        });
         this.live.push(admission.meta.connId);
         return;
       }
@@ -195,8 +214,15 @@ class World {
               : ev.shape === 'big'
                 ? new Uint8Array(MAX_CLIENT_FRAME_BYTES + 1)
                 : tagged(FROM_PHONE, phone.meta.connId, ev.size);
+        const before = this.agent?.socket.received.length ?? 0;
         this.router.clientMessage(phone.meta, data);
-        if (ev.shape !== 'ok') this.forget(phone.meta.connId);
+        if (!phone.answered && (this.agent?.socket.received.length ?? 0) > before) {
+          // DATA, not a CLIENT_CLOSED: the frame went through.
+          const last = this.agent!.socket.received.at(-1)!;
+          if (last[0] === AgentFrameType.DATA) phone.unansweredForwarded += 1;
+        }
+        // A budget (RL-LIM-6/7) may close a phone on an ordinary frame too.
+        if (ev.shape !== 'ok' || phone.socket.closed) this.forget(phone.meta.connId);
         return;
       }
       case 'agent-data': {
@@ -204,6 +230,7 @@ class World {
         const phone = ev.stale ? undefined : anyPick(ev.pick);
         const connId = phone?.meta.connId ?? this.ids.client + (ev.pick % 5);
         if (!this.agent) return;
+        if (phone && !phone.socket.closed) phone.answered = true;
         this.router.agentMessage(
           this.agent.socket,
           this.agent.meta,
@@ -287,7 +314,13 @@ class World {
       `${open.length} phone sockets open, router holds ${this.router.clientCount}`,
     );
     const bySource = new Map<string, number>();
-    for (const p of open) bySource.set(p.meta.source ?? '', (bySource.get(p.meta.source ?? '') ?? 0) + 1);
+    for (const p of open.filter((q) => q.meta.ticketed !== true))
+      bySource.set(p.meta.source ?? '', (bySource.get(p.meta.source ?? '') ?? 0) + 1);
+    for (const [connId, p] of this.phones)
+      invariant(
+        p.unansweredForwarded <= UNANSWERED_CLIENT_MAX_FRAMES,
+        `phone ${connId} had ${p.unansweredForwarded} frames forwarded before the agent answered it`,
+      );
     for (const [source, n] of bySource)
       invariant(n <= MAX_CLIENTS_PER_SOURCE, `${n} phones open from ${source}, over MAX_CLIENTS_PER_SOURCE`);
     for (const [connId, phone] of this.phones) {
