@@ -22,6 +22,8 @@ export const WEBKIT_DRIVER_PATH = '/usr/bin/WebKitWebDriver';
 export const MINIBROWSER_PATH = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 /** How long WebKitWebDriver may take to answer /status. */
 const DRIVER_START_MS = 15_000;
+/** Longest wait for a window size to be applied and stop changing. */
+const VIEWPORT_SETTLE_MS = 5_000;
 
 /** GTK 3 user CSS ($XDG_CONFIG_HOME/gtk-3.0/gtk.css): MiniBrowser's toolbar widgets shrunk to nothing. */
 const TINY_TOOLBAR_CSS = `
@@ -102,19 +104,39 @@ export async function launchWebKit(phone: ViewportSize): Promise<LaunchedEngine>
     })
     .build();
 
-  /** The window is the viewport plus MiniBrowser's (shrunk) toolbar: measured, then added. */
+  /** innerWidth × innerHeight once two reads 100 ms apart agree: GTK applies a window size asynchronously. */
+  const settledInnerSize = async (): Promise<[number, number]> => {
+    const read = async () => (await wd.executeScript('return [innerWidth, innerHeight]')) as [number, number];
+    let last = await read();
+    const end = Date.now() + VIEWPORT_SETTLE_MS;
+    while (Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = await read();
+      if (now[0] === last[0] && now[1] === last[1]) return now;
+      last = now;
+    }
+    return last;
+  };
+  /**
+   * The window is the viewport plus MiniBrowser's (shrunk) toolbar: measured once the first size has been
+   * applied (a read taken before it, on a loaded machine, once gave a negative width), then added.
+   */
   const setViewport = async (size: ViewportSize) => {
     await wd.manage().window().setRect({ width: size.width, height: size.height });
-    const [innerWidth, innerHeight] = (await wd.executeScript(
-      'return [innerWidth, innerHeight]',
-    )) as number[];
-    const chromeWidth = size.width - innerWidth!;
-    const chromeHeight = size.height - innerHeight!;
-    if (chromeWidth !== 0 || chromeHeight !== 0)
+    const [innerWidth, innerHeight] = await settledInnerSize();
+    const chromeWidth = size.width - innerWidth;
+    const chromeHeight = size.height - innerHeight;
+    if (chromeWidth < 0 || chromeHeight < 0)
+      throw new Error(
+        `WebKit's window shows ${innerWidth}×${innerHeight} for a ${size.width}×${size.height} window`,
+      );
+    if (chromeWidth !== 0 || chromeHeight !== 0) {
       await wd
         .manage()
         .window()
         .setRect({ width: size.width + chromeWidth, height: size.height + chromeHeight });
+      await settledInnerSize();
+    }
   };
   await wd.get('about:blank');
   await setViewport(phone);
