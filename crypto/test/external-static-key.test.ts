@@ -4,12 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { burrowPrologue } from '../src/burrow-prologue.js';
 import { HandshakeState } from '../src/handshake-state.js';
-import {
-  BURROW_NOISE_PROTOCOL,
-  ikpsk2ResponderEphemeral,
-  initiatorIKpsk2,
-  responderIKpsk2,
-} from '../src/ikpsk2.js';
+import { BURROW_NOISE_PROTOCOL, ikpsk2ResponderEphemeral, initiatorIKpsk2 } from '../src/ikpsk2.js';
 import { NoiseError } from '../src/noise-error.js';
 import { openPushEnvelope, pushEnvelopeSenderEphemeral, sealPushEnvelope } from '../src/push-envelope.js';
 import { randomBytes } from '../src/random.js';
@@ -47,6 +42,7 @@ describe('ExternalStaticKey', () => {
     const phone = generateKeyPair();
     const burrow = generateKeyPair();
     const ephemeral = generateKeyPair();
+    const burrowEphemeral = generateKeyPair();
     const psk = randomBytes(32);
     const run = (staticKeyPair: KeyPair | ExternalStaticKey) => {
       const initiator = new HandshakeState({
@@ -58,7 +54,14 @@ describe('ExternalStaticKey', () => {
         psks: [psk],
         ephemeralKeyPair: ephemeral,
       });
-      const responder = responderIKpsk2({ prologue, staticKeyPair: burrow, psk });
+      const responder = new HandshakeState({
+        protocolName: BURROW_NOISE_PROTOCOL,
+        initiator: false,
+        prologue,
+        staticKeyPair: burrow,
+        psks: [psk],
+        ephemeralKeyPair: burrowEphemeral,
+      });
       const m1 = initiator.writeMessage(new Uint8Array([1]));
       responder.readMessage(m1);
       const m2 = responder.writeMessage(new Uint8Array([2]));

@@ -26,18 +26,30 @@ export interface OwnBuild {
 
 const SRI_SHA256 = /^sha256-([A-Za-z0-9+/]{43}=)$/;
 
-/** This worker's build: every precached path with the SHA-256 the build wrote next to it. TypeError if absent. */
+/**
+ * This worker's build: every precached path with the SHA-256 the build wrote next to it. vite-plugin-pwa
+ * appends the web manifest (and would append icons) once more after the build's transform, without a hash:
+ * such an entry is the same file as the hashed one and adds nothing. A path with no hashed entry at all means
+ * a broken build: TypeError.
+ */
 export async function ownBuild(entries: readonly PrecacheEntry[], base: string): Promise<OwnBuild> {
-  const files = entries.map((entry) => {
+  const hashes = new Map<string, string>();
+  const paths = new Set<string>();
+  for (const entry of entries) {
     const path = new URL(entry.url, base).pathname;
     if (!isBuildPath(path)) throw new TypeError(`precache entry ${path} is not a build path`);
+    paths.add(path);
     const sri = SRI_SHA256.exec(entry.integrity ?? '');
-    if (!sri) throw new TypeError(`precache entry ${path} carries no sha256 integrity`);
-    const bytes = Uint8Array.from(atob(sri[1]!), (c) => c.charCodeAt(0));
-    return { path, sha256: encodeBase64url(bytes) };
-  });
-  const sorted = sortBuildFiles(files);
-  return { id: await buildIdOf(sorted), files: sorted };
+    if (!sri) continue;
+    const sha256 = encodeBase64url(Uint8Array.from(atob(sri[1]!), (c) => c.charCodeAt(0)));
+    if ((hashes.get(path) ?? sha256) !== sha256) throw new TypeError(`precache entry ${path} has two hashes`);
+    hashes.set(path, sha256);
+  }
+  for (const path of paths) {
+    if (!hashes.has(path)) throw new TypeError(`precache entry ${path} carries no sha256 integrity`);
+  }
+  const files = sortBuildFiles([...hashes].map(([path, sha256]) => ({ path, sha256 })));
+  return { id: await buildIdOf(files), files };
 }
 
 /** Response headers that describe the transfer, not the body we store (already decoded, of known length). */
