@@ -66,11 +66,9 @@ export async function downloadBuild(build: OwnBuild): Promise<void> {
     build.files.map(async (file) => {
       const cached = await cache.match(file.path);
       if (cached && encodeBase64url(await sha256(await cached.arrayBuffer())) === file.sha256) return;
-      const response = await fetch(file.path, {
-        cache: 'reload',
-        credentials: 'same-origin',
-        redirect: 'error',
-      });
+      // Redirects are followed: the relay's static assets answer /index.html with a redirect to /. What counts
+      // is the body, checked below, and the fresh Response stored (a redirected one cannot answer navigations).
+      const response = await fetch(file.path, { cache: 'reload', credentials: 'same-origin' });
       if (!response.ok) throw new Error(`${file.path}: HTTP ${response.status}`);
       const body = await response.arrayBuffer();
       if (encodeBase64url(await sha256(body)) !== file.sha256) {
