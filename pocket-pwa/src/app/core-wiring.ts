@@ -13,6 +13,7 @@ import {
   type SocketLike,
 } from '../core/index.js';
 import type { PairFunction } from '../pairing/PairingScreen.js';
+import { canStoreCryptoKeys } from '../store/crypto-key-probe.js';
 import type { IdbPairingStorage } from '../store/pairing-store.js';
 import { estimateTerminalSize } from '../terminal/terminal-metrics.js';
 import type { ConnectionFactory } from './burrow-hub.js';
@@ -55,7 +56,7 @@ export function connectionFactory(storage: IdbPairingStorage, guard: BuildGuard)
 
 export function pairFunction(storage: IdbPairingStorage): PairFunction {
   // The core's pairing has no cancel yet: a cancelled screen ignores the outcome (PairingScreen's abort).
-  return (offer, onCode) =>
+  return async (offer, onCode) =>
     pairWithOffer({
       offer,
       socketFactory,
@@ -64,7 +65,7 @@ export function pairFunction(storage: IdbPairingStorage): PairFunction {
       platform: navigator.platform.slice(0, 256),
       userAgent: navigator.userAgent.slice(0, 256),
       onCode,
-      // A non-extractable WebCrypto key where the engine has X25519 (core/client-static.ts).
-      webCryptoKey: true,
+      // A non-extractable WebCrypto key where the engine has X25519 and can store it (core/client-static.ts).
+      webCryptoKey: await canStoreCryptoKeys(),
     });
 }
