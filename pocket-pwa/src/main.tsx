@@ -11,10 +11,13 @@ import { servedBuild } from './build-check/served-build.js';
 import { browserPushEnvironment } from './push/browser-push.js';
 import { PushBoard } from './push/push-board.js';
 import { registerServiceWorker } from './shell/service-worker.js';
+import { canStoreCryptoKeys } from './store/crypto-key-probe.js';
 import { IdbPairingStorage } from './store/pairing-store.js';
 import { IdbPushStore } from './store/push-store.js';
 
 async function start(): Promise<void> {
+  // Whether pairing can keep a non-extractable key (issue 16 item 7): asked now, answered before it is needed.
+  void canStoreCryptoKeys();
   const root = createRoot(document.getElementById('root')!);
   try {
     const storage = await IdbPairingStorage.open();

@@ -6,8 +6,13 @@
  * has X25519. The relay serves its own copy of Pocket's build; the Burrow vouches for the real one
  * (pocket-pwa/dist/pocket-build.json).
  */
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodePocketBuildManifest, encodeBurrowMessage } from '@burrow/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
+import { figure } from '../helpers/load-figures.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { stopAll } from '../helpers/stop-all.js';
 import type { Phone } from './phone/phone.js';
@@ -51,6 +56,24 @@ const title = () => phone.evaluate<string>('document.title');
 /** Whether a new service worker is waiting (page script; the tests compile without DOM types). */
 const workerWaiting = () =>
   phone.evaluate<boolean>(`navigator.serviceWorker.getRegistration('/').then((r) => r?.waiting != null)`);
+
+/**
+ * What Pocket's check does per page (build-check/served-build.ts), timed in the page: read the installed build's
+ * cache and SHA-256 every file. Page script.
+ */
+const CHECK_COST = `(async () => {
+  const t0 = performance.now();
+  const state = await (await (await caches.open('pocket-build-state')).match('/__pocket/build-state')).json();
+  const cache = await caches.open('pocket-build-' + state.installed);
+  let bytes = 0;
+  const requests = await cache.keys();
+  for (const r of requests) {
+    const body = await (await cache.match(r)).arrayBuffer();
+    bytes += body.byteLength;
+    await crypto.subtle.digest('SHA-256', body);
+  }
+  return { files: requests.length, bytes, ms: performance.now() - t0 };
+})()`;
 
 interface ClientKeyReport {
   /** The engine can make a non-extractable X25519 key, and its IndexedDB can keep one. */
@@ -118,6 +141,15 @@ describe('Pocket’s code is pinned (issue 16 item 7)', () => {
     await waitForTerminal(phone, /vouched-ok/);
     expect(await warning().count()).toBe(0);
     expect(await phone.evaluate('navigator.serviceWorker.controller !== null')).toBe(true);
+    const cost = await phone.evaluate<{ files: number; bytes: number; ms: number }>(CHECK_COST);
+    const { files } = decodePocketBuildManifest(readFileSync(join(POCKET_DIST, 'pocket-build.json'), 'utf8'));
+    expect(cost.files).toBe(files.length);
+    figure(`${phone.engine} build check`, {
+      files: cost.files,
+      kB: cost.bytes / 1024,
+      readAndHashMs: cost.ms.toFixed(1),
+      pocketBuildMessageBytes: encodeBurrowMessage({ type: 'pocket-build', files }).length,
+    });
   });
 
   it('the Client static is a WebCrypto key no script can read, where the engine has X25519', async () => {
@@ -150,8 +182,10 @@ describe('Pocket’s code is pinned (issue 16 item 7)', () => {
       [terminalChunk(assets.dir)]: (js) => `${js}\n;globalThis.__relayWasHere = true;\n`,
     });
     // Opening Pocket makes the browser fetch sw.js again: it finds the new one and installs it.
+    const shipped = Date.now();
     await phone.reload();
     await updatePrompt().waitFor({ timeout: 30_000 });
+    const offeredMs = Date.now() - shipped;
     expect(await title()).toBe('Pocket');
     // Every Pocket window closed (a phone killing the app): the browser then starts the new worker by itself,
     // and Workbox's precache would have served the new build on the next open. Nothing in an about:blank page
@@ -171,12 +205,20 @@ describe('Pocket’s code is pinned (issue 16 item 7)', () => {
     await updatePrompt().waitFor({ timeout: 20_000 });
     expect(await warning().count()).toBe(0);
     // The user accepts: now, and only now, the relay's build is what runs.
+    const accepted = Date.now();
     await phone.getByRole('button', { name: 'Update' }).tap();
     await until(
       async () => (await title().catch(() => '')) === MODIFIED_TITLE,
       'the new build to load',
       30_000,
     );
+    const runningMs = Date.now() - accepted;
+    await warning().waitFor({ timeout: 20_000 });
+    figure(`${phone.engine} relay-shipped build`, {
+      reloadToUpdateOfferedMs: offeredMs,
+      updateTapToNewBuildMs: runningMs,
+      updateTapToWarningMs: Date.now() - accepted,
+    });
   });
 
   it('a build the Burrow does not vouch for gets the warning, and the Burrow gets no input from it', {

@@ -8,10 +8,20 @@
 import { deleteDB, openDB } from 'idb';
 
 const PROBE_DB = 'burrow-pocket-key-probe';
+/**
+ * How long the probe may take (ms) before the answer is no. WebKitGTK asks the desktop keyring over D-Bus for the
+ * wrapping secret and, when there is none, fails only after D-Bus's own timeout (~25 s) — pairing would wait that
+ * long. Every engine that can store the key answers in milliseconds.
+ */
+export const KEY_PROBE_TIMEOUT_MS = 3_000;
 let answer: Promise<boolean> | null = null;
 
+/** Asked once per page (main.tsx starts it early, so pairing rarely waits). */
 export function canStoreCryptoKeys(): Promise<boolean> {
-  answer ??= probe().catch(() => false);
+  answer ??= Promise.race([
+    probe().catch(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), KEY_PROBE_TIMEOUT_MS)),
+  ]);
   return answer;
 }
 
