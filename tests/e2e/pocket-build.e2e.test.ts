@@ -126,12 +126,15 @@ const CLIENT_KEY_REPORT = `(async () => {
 })()`;
 
 describe('Pocket’s code is pinned (issue 16 item 7)', () => {
-  it('the build the Burrow vouches for: no warning, and typing reaches the shell', async () => {
+  it('the build the Burrow vouches for: no warning, and typing reaches the shell', {
+    timeout: 120_000,
+  }, async () => {
     await phone.goto(await burrow.newPairingLink());
+    await phone.getByRole('heading', { name: 'Pocket' }).waitFor({ timeout: 30_000 });
     await phone
       .getByRole('region', { name: 'test burrow' })
       .getByText('connected')
-      .waitFor({ timeout: 20_000 });
+      .waitFor({ timeout: 30_000 });
     await phone.getByRole('button', { name: 'New session' }).tap();
     await phone.getByRole('button', { name: 'Start' }).tap();
     await waitForPaintedTerminal(phone);

@@ -31,7 +31,7 @@ describe('BuildWarning', () => {
     expect(alert.textContent).toContain('Typing is turned off');
     expect(alert.textContent).toContain('studio: this copy (build 3fa9c2e1) is not the build it vouches for');
     expect(alert.textContent).toContain('changed: /assets/term-1.js');
-    expect(alert.textContent).toContain('laptop: it has no Pocket build to vouch for');
+    expect(alert.textContent).toContain('laptop: it vouches for no Pocket build');
   });
 
   it('names at most three paths and counts the rest', () => {

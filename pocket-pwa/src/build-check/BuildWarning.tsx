@@ -23,7 +23,7 @@ export function verdictText(verdict: BuildVerdict): string {
       return `this copy (build ${verdict.buildId.slice(0, 8)}) is not the build it vouches for — ${parts.join('; ')}`;
     }
     case 'none-vouched':
-      return 'it has no Pocket build to vouch for (update or rebuild Burrow on that computer)';
+      return 'it vouches for no Pocket build (update Burrow on that computer, or build Pocket there)';
     case 'unverifiable':
       return `Pocket cannot check which build it runs: ${verdict.why}`;
     default:

@@ -2,10 +2,10 @@
 // kills only once it vouched for the build this page runs. The connection below is the UI's in-memory one
 // (test-support); the guard and the gate are the real ones.
 import type { BuildFile } from '@burrow/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryConnection } from '../test-support/memory-connection.js';
 import { BuildGuard } from './build-guard.js';
-import { guardConnection, REFUSED_TEXT } from './guarded-connection.js';
+import { guardConnection, POCKET_BUILD_WAIT_MS, REFUSED_TEXT } from './guarded-connection.js';
 import type { ServedBuild } from './served-build.js';
 
 const FILES: BuildFile[] = [{ path: '/index.html', sha256: 'C'.repeat(43) }];
@@ -94,6 +94,29 @@ describe('guardConnection', () => {
     expect(guard.verdict(BURROW)).toEqual({ kind: 'unverifiable', why: 'no service worker' });
     link.input('x');
     expect(sent()).toEqual([]);
+  });
+
+  it('a Burrow that sends no pocket-build after connecting counts as vouching for nothing (and says so)', async () => {
+    vi.useFakeTimers();
+    try {
+      const guard = new BuildGuard(async () => SERVED);
+      const inner = new MemoryConnection();
+      guardConnection(inner, BURROW, guard);
+      inner.setStatus({ kind: 'connected' }, 'connected');
+      await vi.advanceTimersByTimeAsync(POCKET_BUILD_WAIT_MS - 1);
+      expect(guard.verdict(BURROW)).toEqual({ kind: 'checking' });
+      await vi.advanceTimersByTimeAsync(1);
+      expect(guard.verdict(BURROW)).toEqual({ kind: 'none-vouched' });
+      // One that does send it in time is judged by it, and the timer never fires.
+      const other = new MemoryConnection();
+      guardConnection(other, 'b2', guard);
+      other.setStatus({ kind: 'connected' }, 'connected');
+      other.emit({ type: 'pocket-build', files: FILES });
+      await vi.advanceTimersByTimeAsync(POCKET_BUILD_WAIT_MS * 2);
+      expect(guard.verdict('b2').kind).toBe('vouched');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('the served build is read once per page, however many Burrows report', async () => {

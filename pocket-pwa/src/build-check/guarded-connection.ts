@@ -14,6 +14,13 @@ import type {
 import type { BuildGuard } from './build-guard.js';
 import { allowsInput } from './build-verdict.js';
 
+/**
+ * How long after connecting a Burrow may take to send `pocket-build` (ms) before Pocket treats it as vouching for
+ * nothing. R-B-BUILD-1 sends it right after `directory`; a Burrow older than that message never does, and Pocket
+ * should then say why typing does nothing instead of refusing in silence.
+ */
+export const POCKET_BUILD_WAIT_MS = 10_000;
+
 /** The error a refused request rejects with (the list shows it in its error banner). */
 export const REFUSED_TEXT =
   'Not sent: this copy of Pocket is not one your computer vouches for (see the warning above).';
@@ -22,10 +29,23 @@ export function guardConnection(
   inner: PocketConnection,
   burrowId: string,
   guard: BuildGuard,
+  timers: { set(fn: () => void, ms: number): unknown; clear(handle: unknown): void } = {
+    set: (fn, ms) => setTimeout(fn, ms),
+    clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  },
 ): PocketConnection {
   // Subscribed before the hub starts the connection, so no `pocket-build` is missed.
+  let wait: unknown = null;
   inner.subscribe((event: ConnectionEvent) => {
-    if (event.type === 'pocket-build') void guard.report(burrowId, event.files);
+    if (event.type === 'pocket-build') {
+      timers.clear(wait);
+      void guard.report(burrowId, event.files);
+    } else if (event.type === 'status') {
+      timers.clear(wait);
+      if (event.status.kind === 'connected') {
+        wait = timers.set(() => void guard.report(burrowId, null), POCKET_BUILD_WAIT_MS);
+      }
+    }
   });
   const allowed = () => allowsInput(guard.verdict(burrowId));
   const refuse = () => Promise.reject(new Error(REFUSED_TEXT));
