@@ -46,7 +46,7 @@ interface SubtleX25519 {
   generateKey(algorithm: { name: string }, extractable: boolean, usages: readonly string[]): Promise<unknown>;
   exportKey(format: 'raw', key: unknown): Promise<ArrayBuffer>;
   importKey(
-    format: 'raw' | 'jwk',
+    format: 'raw',
     keyData: unknown,
     algorithm: { name: string },
     extractable: boolean,
@@ -105,26 +105,6 @@ export async function generateClientKey(options: { readonly webCrypto: boolean }
   }
   const pair = generateKeyPair();
   return { stored: encodeBase64url(pair.privateKey), publicKey: pair.publicKey };
-}
-
-/**
- * Turns a raw stored key into a non-extractable one (pairings made before Pocket used WebCrypto). Returns null
- * when the key is already one, or the engine cannot (then the raw key stays in use).
- */
-export async function importClientKey(
-  stored: StoredClientKey,
-  publicKey: string,
-): Promise<WebCryptoPrivateKey | null> {
-  const s = subtle();
-  if (typeof stored !== 'string' || !s) return null;
-  try {
-    // X25519 private keys import as JWK or PKCS#8 only, never 'raw' (WebCrypto Secure Curves).
-    const jwk = { kty: 'OKP', crv: X25519_ALGORITHM, d: stored, x: publicKey };
-    const key = await s.importKey('jwk', jwk, { name: X25519_ALGORITHM }, false, KEY_USAGES);
-    return isWebCryptoKey(key) ? key : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The raw private key of a record that has one (Node test clients). TypeError for a non-extractable key. */

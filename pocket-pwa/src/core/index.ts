@@ -16,7 +16,6 @@ export {
 export {
   clientStaticKey,
   generateClientKey,
-  importClientKey,
   isWebCryptoKey,
   MAX_PREPARED_DH,
   type NewClientKey,
