@@ -4,15 +4,24 @@ import { type HandshakePattern, patternFromProtocolName, type Token } from './ha
 import { NoiseError } from './noise-error.js';
 import { assertPsk, SymmetricState } from './symmetric-state.js';
 import { NOISE_MAX_MESSAGE, NoiseTransport } from './transport.js';
-import { dh, generateKeyPair, type KeyPair, publicKeyFromPrivate, X25519_KEY_BYTES } from './x25519.js';
+import {
+  dh,
+  type ExternalStaticKey,
+  generateKeyPair,
+  isExternalStaticKey,
+  type KeyPair,
+  publicKeyFromPrivate,
+  staticDh,
+  X25519_KEY_BYTES,
+} from './x25519.js';
 
 export interface HandshakeOptions {
   /** Full protocol name, e.g. `Noise_IKpsk2_25519_ChaChaPoly_BLAKE2s`. */
   readonly protocolName: string;
   readonly initiator: boolean;
   readonly prologue?: Uint8Array;
-  /** Our static key pair (s), if the pattern uses one. */
-  readonly staticKeyPair?: KeyPair;
+  /** Our static key pair (s), if the pattern uses one; or a key whose private half is held elsewhere. */
+  readonly staticKeyPair?: KeyPair | ExternalStaticKey;
   /** The peer's static public key (rs), when it is known in advance (a pre-message, §7.1). */
   readonly remoteStaticKey?: Uint8Array;
   /** psks consumed in token order (§9). More can be given later with `setPsk()`. */
@@ -43,7 +52,7 @@ export class HandshakeState {
   readonly pattern: HandshakePattern;
   readonly initiator: boolean;
   readonly #symmetric: SymmetricState;
-  readonly #s: KeyPair | null;
+  readonly #s: KeyPair | ExternalStaticKey | null;
   #e: KeyPair | null;
   #rs: Uint8Array | null;
   #re: Uint8Array | null = null;
@@ -61,7 +70,7 @@ export class HandshakeState {
     const aead = options.aead ?? nobleAead;
     const prologue = options.prologue ?? new Uint8Array(0);
     assertBytes('prologue', prologue);
-    this.#s = options.staticKeyPair ? checkedKeyPair('staticKeyPair', options.staticKeyPair) : null;
+    this.#s = options.staticKeyPair ? checkedStaticKey('staticKeyPair', options.staticKeyPair) : null;
     this.#e = options.ephemeralKeyPair ? checkedKeyPair('ephemeralKeyPair', options.ephemeralKeyPair) : null;
     if (options.remoteStaticKey !== undefined) assertBytes('remoteStaticKey', options.remoteStaticKey, 32);
     this.#rs = options.remoteStaticKey ? Uint8Array.from(options.remoteStaticKey) : null;
@@ -245,7 +254,7 @@ export class HandshakeState {
 
   /** Which key pair and which public key a DH token combines depends on the role (§5.3, §7.1). */
   #dhFor(token: Token): Uint8Array {
-    const s = () => this.#need(this.#s, 's').privateKey;
+    const withS = (publicKey: Uint8Array) => staticDh(this.#need(this.#s, 's'), publicKey);
     const e = () => this.#need(this.#e, 'e').privateKey;
     const rs = () => this.#need(this.#rs, 'rs');
     const re = () => this.#need(this.#re, 're');
@@ -253,11 +262,11 @@ export class HandshakeState {
       case 'ee':
         return dh(e(), re());
       case 'es':
-        return this.initiator ? dh(e(), rs()) : dh(s(), re());
+        return this.initiator ? dh(e(), rs()) : withS(re());
       case 'se':
-        return this.initiator ? dh(s(), re()) : dh(e(), rs());
+        return this.initiator ? withS(re()) : dh(e(), rs());
       case 'ss':
-        return dh(s(), rs());
+        return withS(rs());
       default:
         throw new RangeError(`unexpected token ${token}`);
     }
@@ -287,6 +296,15 @@ export class HandshakeState {
  * object. Bytes are still copied, so later changes to the caller's arrays can't reach a running handshake.
  */
 const checkedKeyPairs = new WeakSet<KeyPair>();
+
+function checkedStaticKey(name: string, key: KeyPair | ExternalStaticKey): KeyPair | ExternalStaticKey {
+  if (typeof key !== 'object' || key === null) throw new TypeError(`${name} must be a key pair`);
+  if (!isExternalStaticKey(key)) return checkedKeyPair(name, key);
+  // Nothing to cross-check without the private half; the holder vouches for the pair.
+  assertBytes(`${name}.publicKey`, key.publicKey, X25519_KEY_BYTES);
+  const dhOf = key.dh.bind(key);
+  return { publicKey: Uint8Array.from(key.publicKey), dh: (publicKey) => dhOf(publicKey) };
+}
 
 function checkedKeyPair(name: string, pair: KeyPair): KeyPair {
   if (typeof pair !== 'object' || pair === null) throw new TypeError(`${name} must be a key pair`);

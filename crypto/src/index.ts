@@ -39,6 +39,7 @@ export {
 export {
   BURROW_NOISE_PROTOCOL,
   type InitiatorIKpsk2Params,
+  ikpsk2ResponderEphemeral,
   initiatorIKpsk2,
   type ResponderIKpsk2Params,
   responderIKpsk2,
@@ -58,6 +59,7 @@ export {
   PushEnvelopeError,
   type PushEnvelopeErrorCode,
   type PushEnvelopeHeader,
+  pushEnvelopeSenderEphemeral,
   readPushEnvelopeHeader,
   type SealPushEnvelopeParams,
   sealPushEnvelope,
@@ -83,9 +85,12 @@ export {
 export { NOISE_MAX_MESSAGE, NOISE_MAX_PLAINTEXT, NoiseTransport } from './transport.js';
 export {
   dh,
+  type ExternalStaticKey,
   generateKeyPair,
+  isExternalStaticKey,
   type KeyPair,
   keyPairFromPrivate,
   publicKeyFromPrivate,
+  staticDh,
   X25519_KEY_BYTES,
 } from './x25519.js';

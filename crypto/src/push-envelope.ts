@@ -5,7 +5,7 @@ import { assertBytes, concatBytes, constantTimeEqual, utf8 } from './bytes.js';
 import { HandshakeState } from './handshake-state.js';
 import { NoiseError } from './noise-error.js';
 import { assertPsk } from './symmetric-state.js';
-import { type KeyPair, X25519_KEY_BYTES } from './x25519.js';
+import { type ExternalStaticKey, isExternalStaticKey, type KeyPair, X25519_KEY_BYTES } from './x25519.js';
 
 /**
  * Sealed push envelopes (DESIGN §4.4): the Burrow seals each notification for one phone; the relay and the
@@ -88,8 +88,8 @@ export interface SealPushEnvelopeParams {
 export interface OpenPushEnvelopeParams {
   readonly burrowId: Uint8Array;
   readonly deliveryId: string;
-  /** The phone's Client static key pair. */
-  readonly recipientStaticKeyPair: KeyPair;
+  /** The phone's Client static key pair, or its non-extractable stand-in (`ExternalStaticKey`). */
+  readonly recipientStaticKeyPair: KeyPair | ExternalStaticKey;
   /** The Burrow's static public key. */
   readonly senderStaticKey: Uint8Array;
   readonly psk: Uint8Array;
@@ -182,6 +182,15 @@ export function readPushEnvelopeHeader(envelope: Uint8Array): PushEnvelopeHeader
 }
 
 /**
+ * The sender's ephemeral public key (the Kpsk0 message's leading `e`, in clear): what a recipient whose static
+ * key is external must prepare DH(s, e) for, besides DH(s, senderStaticKey), before `openPushEnvelope`.
+ */
+export function pushEnvelopeSenderEphemeral(envelope: Uint8Array): Uint8Array {
+  const header = readPushEnvelopeHeader(envelope);
+  return envelope.slice(header.length, header.length + X25519_KEY_BYTES);
+}
+
+/**
  * Opens an envelope addressed to this phone. Rejections, in the order they are checked: `malformed` /
  * `unsupported-version` (shape), `misaddressed` (other burrowId or deliveryId), `wrong-sender` (sealed with
  * another static key), `tampered` (authentication failed), `replayed` (seq ≤ lastSeenSeq). The caller stores
@@ -192,11 +201,11 @@ export function openPushEnvelope(envelope: Uint8Array, params: OpenPushEnvelopeP
   encodeDeliveryId(params.deliveryId);
   assertBytes('senderStaticKey', params.senderStaticKey, X25519_KEY_BYTES);
   // Checked up front so a bad key pair is reported as such whatever the envelope says.
-  assertBytes(
-    'recipientStaticKeyPair.privateKey',
-    params.recipientStaticKeyPair?.privateKey,
-    X25519_KEY_BYTES,
-  );
+  const recipient = params.recipientStaticKeyPair;
+  if (recipient === null || typeof recipient !== 'object' || !isExternalStaticKey(recipient)) {
+    const privateKey = (recipient as Partial<KeyPair> | null | undefined)?.privateKey;
+    assertBytes('recipientStaticKeyPair.privateKey', privateKey, X25519_KEY_BYTES);
+  }
   assertBytes('recipientStaticKeyPair.publicKey', params.recipientStaticKeyPair?.publicKey, X25519_KEY_BYTES);
   assertPsk(params.psk);
   assertSeq('lastSeenSeq', params.lastSeenSeq, 0);

@@ -46,6 +46,22 @@ const base64url = (n: number) =>
   fc.uint8Array({ minLength: n, maxLength: n }).map((b) => Buffer.from(b).toString('base64url'));
 const ms = fc.integer({ min: 0, max: 86_400_000 });
 
+/** R-BUILD-1 paths: /-separated segments of [A-Za-z0-9._~-], none `.` or `..`. */
+export const buildPath = fc
+  .array(
+    fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/).filter((s) => s !== '.' && s !== '..'),
+    { minLength: 1, maxLength: 3 },
+  )
+  .map((segments) => `/${segments.join('/')}`);
+
+/** A build's files in R-BUILD-1 order (code-unit order of paths, each once). */
+export const buildFiles = fc
+  .uniqueArray(fc.record({ path: buildPath, sha256: base64url(32) }), {
+    maxLength: 6,
+    selector: (f) => f.path,
+  })
+  .map((files) => [...files].sort((a, b) => (a.path < b.path ? -1 : 1)));
+
 export const notification = fc.record({
   source: fc.constantFrom(...NOTIFICATION_SOURCES),
   title: displayText(MAX_NOTIFICATION_TITLE_CHARS),
@@ -234,6 +250,7 @@ export const burrowMessages: Record<string, fc.Arbitrary<BurrowMessage>> = {
   'push-test-result': fc.tuple(rid, outcome).map(([r, o]) => ({ type: 'push-test-result', rid: r, ...o })),
   settings: t('settings', { rid: fc.option(rid), settings }),
   'watch-rules': t('watch-rules', { rid: fc.option(rid), rules: watchRules }),
+  'pocket-build': t('pocket-build', { files: fc.option(buildFiles) }),
   error: t('error', {
     rid: fc.option(rid),
     code: fc.constantFrom(...Object.values(ErrorCode)),

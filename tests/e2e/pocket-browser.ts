@@ -16,6 +16,7 @@ const POCKET_INPUTS = [
   'pocket-pwa/public',
   'pocket-pwa/index.html',
   'pocket-pwa/vite.config.ts',
+  'pocket-pwa/pocket-build-manifest.ts',
   'pocket-pwa/package.json',
   'pocket-pwa/scripts',
   'pocket-pwa/tsconfig.json',

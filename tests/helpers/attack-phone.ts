@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { type PairingRecord, startHandshake } from '@burrow/pocket/core';
+import { type PairingRecord, rawClientPrivateKey, startHandshake } from '@burrow/pocket/core';
 import { decodeBase64url } from '@burrow/protocol';
 import { REPO_ROOT } from '../../relay-worker/test/harness.js';
 import { openClient } from '../../relay-worker/test/relay-client.js';
@@ -36,7 +36,7 @@ export async function connectAttempt(
     mode: 'connect',
     burrowId: pairing.burrowId,
     burrowPublicKey: decodeBase64url(pairing.burrowPublicKey),
-    clientPrivateKey: decodeBase64url(pairing.clientPrivateKey),
+    clientPrivateKey: rawClientPrivateKey(pairing),
     psk: decodeBase64url(pairing.psk),
     timestamp,
   });

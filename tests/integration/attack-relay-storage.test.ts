@@ -13,7 +13,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BurrowConnection, MemoryPairingStorage, pairWithOffer, parsePairingLink } from '@burrow/pocket/core';
+import {
+  BurrowConnection,
+  MemoryPairingStorage,
+  pairWithOffer,
+  parsePairingLink,
+  rawClientPrivateKey,
+} from '@burrow/pocket/core';
 import { decodeBase64url, decodeRelayInfo } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStateStore } from '../../burrow-agent/src/state/burrow-state.js';
@@ -158,7 +164,7 @@ describe('what the relay keeps', () => {
       binaryNeedle('burrowToken', bytes(burrowToken)),
       binaryNeedle('deliveryToken', bytes(pairing.deliveryToken)),
       binaryNeedle('device psk', bytes(pairing.psk)),
-      binaryNeedle('phone static private key', bytes(pairing.clientPrivateKey)),
+      binaryNeedle('phone static private key', rawClientPrivateKey(pairing)),
       binaryNeedle('phone static public key', bytes(pairing.clientPublicKey)),
       binaryNeedle('Burrow static private key', bytes(staticKey.privateKey)),
       binaryNeedle('Burrow static public key', bytes(staticKey.publicKey)),

@@ -17,7 +17,7 @@ import {
   readPushEnvelopeHeader,
   sealPushEnvelope,
 } from '@burrow/crypto';
-import { BurrowConnection, type PairingRecord } from '@burrow/pocket/core';
+import { BurrowConnection, type PairingRecord, rawClientPrivateKey } from '@burrow/pocket/core';
 import { decodeBase64url } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
@@ -67,7 +67,7 @@ function openerFor(p: PairingRecord, lastSeenSeq = 0) {
     burrowId: decodeBase64url(p.burrowId),
     deliveryId: p.deliveryId,
     senderStaticKey: decodeBase64url(p.burrowPublicKey),
-    recipientStaticKeyPair: keyPairFromPrivate(decodeBase64url(p.clientPrivateKey)),
+    recipientStaticKeyPair: keyPairFromPrivate(rawClientPrivateKey(p)),
     psk: decodeBase64url(p.psk),
     lastSeenSeq,
   };

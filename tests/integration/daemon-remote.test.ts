@@ -17,6 +17,7 @@ import {
   type PairingRecord,
   pairWithOffer,
   parsePairingLink,
+  rawClientPrivateKey,
 } from '@burrow/pocket/core';
 import { decodeBase64url } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -274,7 +275,7 @@ describe('a real daemon, remote side', () => {
           burrowId: decodeBase64url(pairing.burrowId),
           deliveryId: pairing.deliveryId,
           senderStaticKey: decodeBase64url(pairing.burrowPublicKey),
-          recipientStaticKeyPair: keyPairFromPrivate(decodeBase64url(pairing.clientPrivateKey)),
+          recipientStaticKeyPair: keyPairFromPrivate(rawClientPrivateKey(pairing)),
           psk: decodeBase64url(pairing.psk),
           lastSeenSeq: seq - 1,
         });
@@ -310,7 +311,7 @@ describe('a real daemon, remote side', () => {
         burrowId: decodeBase64url(pairing.burrowId),
         deliveryId: pairing.deliveryId,
         senderStaticKey: decodeBase64url(pairing.burrowPublicKey),
-        recipientStaticKeyPair: keyPairFromPrivate(decodeBase64url(pairing.clientPrivateKey)),
+        recipientStaticKeyPair: keyPairFromPrivate(rawClientPrivateKey(pairing)),
         psk: decodeBase64url(pairing.psk),
         lastSeenSeq: 4,
       });

@@ -6,6 +6,7 @@
  */
 import { homedir } from 'node:os';
 import {
+  type BuildFile,
   type BurrowMessage,
   type ClientMessage,
   CloseCode,
@@ -60,6 +61,8 @@ export interface ApiConnectionOptions {
   readonly settings?: RemoteSettingsPort;
   /** Close after this long without a frame from the phone (ms); default PHONE_SILENCE_CLOSE_MS. */
   readonly silenceCloseMs?: number;
+  /** R-B-BUILD-1: the files of the Pocket build this Burrow vouches for (vouched-build.ts); absent: none. */
+  readonly pocketBuild?: readonly BuildFile[] | null;
 }
 
 interface Attached {
@@ -176,6 +179,9 @@ export class ApiConnection {
         capabilities: [],
       });
       this.#sendDirectory();
+      // R-B-BUILD-1: Pocket learns, from its own computer and over Noise, which build of its code to trust.
+      if (m.viewer === 'pocket')
+        this.#send({ type: 'pocket-build', files: this.#o.pocketBuild ? [...this.#o.pocketBuild] : null });
       this.#unsubscribe.push(this.#o.registry.subscribe(() => this.#diffDirectory()));
       this.#unsubscribe.push(this.#o.attention.onChange(() => this.#diffDirectory()));
       this.#refresh = setInterval(() => this.#diffDirectory(true), DIRECTORY_REFRESH_MS);

@@ -14,6 +14,7 @@ import {
   randomBytes,
 } from '@burrow/crypto';
 import {
+  type BuildFile,
   type BurrowMessage,
   CLOSE_MESSAGES,
   CloseCode,
@@ -88,6 +89,8 @@ export interface RemoteEndpointOptions {
   readonly aead?: Aead;
   /** Push status / test, alarm settings, WATCHING rules for the phone's settings screen. */
   readonly settings?: RemoteSettingsPort;
+  /** R-B-BUILD-1: the Pocket build this Burrow vouches for (null: none). */
+  readonly pocketBuild?: readonly BuildFile[] | null;
 }
 
 type Conn =
@@ -335,6 +338,7 @@ export class RemoteEndpoint {
       },
       deliveryId: c.device.deliveryId,
       ...(this.#o.settings !== undefined ? { settings: this.#o.settings } : {}),
+      pocketBuild: this.#o.pocketBuild ?? null,
     });
     this.#conns.set(connId, { state: 'live', channel: c.channel, api, deviceId: c.device.deviceId });
     if (frame) api.receive(frame);

@@ -32,6 +32,7 @@ import {
   RemoteEndpoint,
 } from './remote-endpoint.js';
 import type { RemoteSettingsPort } from './remote-settings-port.js';
+import { describeVouchedBuild, loadVouchedBuild, type VouchedBuild } from './vouched-build.js';
 
 export interface RemoteServiceOptions {
   readonly stateDir: string;
@@ -42,6 +43,8 @@ export interface RemoteServiceOptions {
   readonly now?: () => number;
   /** Alarm settings and WATCHING rules (the attention host); absent: the phone's settings screen is refused. */
   readonly alarms?: Pick<RemoteSettingsPort, 'settings' | 'updateSettings' | 'watchRules' | 'setWatchRules'>;
+  /** R-B-BUILD-1: the Pocket build to vouch for; default: the manifest of the Pocket package installed with it. */
+  readonly vouchedBuild?: VouchedBuild;
 }
 
 export interface PairingStarted {
@@ -77,10 +80,14 @@ export class RemoteService {
   readonly #pushSeq: PushSeqStore;
   /** Pushes go through here (the attention host's push-due hook, `burrow push test`, the remote API). */
   readonly push: PushDispatch;
+  /** R-B-BUILD-1: the Pocket build phones are told to trust, read once at start. */
+  readonly vouchedBuild: VouchedBuild;
 
   constructor(options: RemoteServiceOptions) {
     this.#o = options;
     this.#now = options.now ?? Date.now;
+    this.vouchedBuild = options.vouchedBuild ?? loadVouchedBuild();
+    options.log(describeVouchedBuild(this.vouchedBuild));
     this.#store = openStateStore(options.stateDir);
     this.#devices = new DeviceRegistry(this.#store, openDeviceActivityStore(options.stateDir));
     this.#offers = new PairingOffers(this.#now);
@@ -141,6 +148,7 @@ export class RemoteService {
       log: this.#o.log,
       aead: nodeAead,
       ...(this.#o.alarms !== undefined ? { settings: this.#settingsPort(this.#o.alarms) } : {}),
+      pocketBuild: this.vouchedBuild.kind === 'build' ? this.vouchedBuild.files : null,
     });
     this.#endpoint = endpoint;
     // One registry listener for every phone (the registry bounds its list listeners, MAX_LIST_LISTENERS).

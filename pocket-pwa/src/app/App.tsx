@@ -1,4 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { BuildWarning } from '../build-check/BuildWarning.js';
+import type { BuildGuard } from '../build-check/build-guard.js';
 import type { PairingRecord } from '../core/index.js';
 import { useEngagement } from '../engagement/use-engagement.js';
 import { BurrowSection } from '../list/BurrowSection.js';
@@ -30,6 +32,8 @@ export interface AppProps {
   readonly onUpdate?: (cb: (u: UpdateHandle) => void) => void;
   /** Web Push on this phone (absent in tests of other screens). */
   readonly push?: PushBoard;
+  /** Which Burrows vouch for this Pocket build (issue 16 item 7); absent in tests of other screens. */
+  readonly buildGuard?: BuildGuard;
 }
 
 function useRoute(): [Route, (r: Route, replace?: boolean) => void] {
@@ -56,7 +60,7 @@ function useRoute(): [Route, (r: Route, replace?: boolean) => void] {
   return [route, go];
 }
 
-export function App({ hub, pair, now = Date.now, onUpdate, push }: AppProps) {
+export function App({ hub, pair, now = Date.now, onUpdate, push, buildGuard }: AppProps) {
   useSyncExternalStore(hub.subscribe, hub.getVersion);
   const [route, go] = useRoute();
   const [pairLink, setPairLink] = useState<string | null>(() => takePairLink());
@@ -171,6 +175,7 @@ export function App({ hub, pair, now = Date.now, onUpdate, push }: AppProps) {
     pairLink === null && route.screen === 'terminal' && hub.find(route.burrowId) !== undefined;
   return (
     <div className={fullScreen ? 'app app-terminal' : 'app'}>
+      {buildGuard && <BuildWarning guard={buildGuard} burrows={hub.burrows} />}
       {!online && (
         <div className="offline" role="status">
           Offline — Pocket reconnects when the network is back.

@@ -2,6 +2,9 @@
  * Connects the screens to the client core (src/core, README there): one `BurrowConnection` per pairing over
  * the browser's WebSocket, pairing through `pairWithOffer`, both over the IndexedDB pairing storage.
  */
+
+import type { BuildGuard } from '../build-check/build-guard.js';
+import { guardConnection } from '../build-check/guarded-connection.js';
 import {
   BurrowConnection,
   type PairingRecord,
@@ -10,6 +13,7 @@ import {
   type SocketLike,
 } from '../core/index.js';
 import type { PairFunction } from '../pairing/PairingScreen.js';
+import { canStoreCryptoKeys } from '../store/crypto-key-probe.js';
 import type { IdbPairingStorage } from '../store/pairing-store.js';
 import { estimateTerminalSize } from '../terminal/terminal-metrics.js';
 import type { ConnectionFactory } from './burrow-hub.js';
@@ -34,10 +38,11 @@ function deviceLabel(): string {
   return `Pocket on ${kind}`;
 }
 
-export function connectionFactory(storage: IdbPairingStorage): ConnectionFactory {
+export function connectionFactory(storage: IdbPairingStorage, guard: BuildGuard): ConnectionFactory {
   return (pairing: PairingRecord): PocketConnection => {
     const { cols, rows } = estimateTerminalSize(window.innerWidth, window.innerHeight);
-    return new BurrowConnection({
+    // Input to a Burrow only while it vouches for the build this page runs (issue 16 item 7, R-BUILD-2).
+    const connection = new BurrowConnection({
       pairing,
       socketFactory,
       storage,
@@ -46,12 +51,13 @@ export function connectionFactory(storage: IdbPairingStorage): ConnectionFactory
       cols,
       rows,
     });
+    return guardConnection(connection, pairing.burrowId, guard);
   };
 }
 
 export function pairFunction(storage: IdbPairingStorage): PairFunction {
   // The core's pairing has no cancel yet: a cancelled screen ignores the outcome (PairingScreen's abort).
-  return (offer, onCode) =>
+  return async (offer, onCode) =>
     pairWithOffer({
       offer,
       socketFactory,
@@ -60,5 +66,7 @@ export function pairFunction(storage: IdbPairingStorage): PairFunction {
       platform: navigator.platform.slice(0, 256),
       userAgent: navigator.userAgent.slice(0, 256),
       onCode,
+      // A non-extractable WebCrypto key where the engine has X25519 and can store it (core/client-static.ts).
+      webCryptoKey: await canStoreCryptoKeys(),
     });
 }

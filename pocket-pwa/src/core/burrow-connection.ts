@@ -4,8 +4,15 @@
  * loss or duplication, reconnection with POCKET_BACKOFF, and end-to-end liveness (POCKET_KEEPALIVE) so a
  * silently dead path is noticed. Runtime-neutral: socket, storage, clock injected.
  */
-import { NoiseError, nextHandshakeTimestamp, relayTicket, relayTicketEpoch } from '@burrow/crypto';
 import {
+  ikpsk2ResponderEphemeral,
+  NoiseError,
+  nextHandshakeTimestamp,
+  relayTicket,
+  relayTicketEpoch,
+} from '@burrow/crypto';
+import {
+  type BuildFile,
   type BurrowMessage,
   CLOSE_MESSAGES,
   type ClientControlMessage,
@@ -25,6 +32,7 @@ import {
   type ViewerKind,
 } from '@burrow/protocol';
 import { type BackoffPolicy, backoffDelayMs, POCKET_BACKOFF } from './backoff.js';
+import { clientStaticKey, WebCryptoStaticKey } from './client-static.js';
 import { type Clock, systemClock } from './clock.js';
 import { applyDirectoryMessage, type Directory, EMPTY_DIRECTORY } from './directory-state.js';
 import { OutputCursor } from './output-cursor.js';
@@ -75,7 +83,9 @@ export type ConnectionEvent =
   | { readonly type: 'status'; readonly status: ConnectionStatus }
   | { readonly type: 'directory'; readonly directory: Directory }
   | { readonly type: 'error'; readonly code: string; readonly message: string }
-  | { readonly type: 'revoked' };
+  | { readonly type: 'revoked' }
+  /** R-B-BUILD-1: the Pocket build this Burrow vouches for (null: it has none), once per connection. */
+  | { readonly type: 'pocket-build'; readonly files: readonly BuildFile[] | null };
 
 export interface Snapshot {
   readonly kind: 'attached' | 'resync';
@@ -370,11 +380,18 @@ export class BurrowConnection {
       return;
     }
     if (!this.#running) return;
+    const burrowPublicKey = decodeBase64url(p.burrowPublicKey);
+    const key = clientStaticKey(p.clientPrivateKey, p.clientPublicKey);
+    if (key instanceof WebCryptoStaticKey) {
+      // Message 1's ss: DH with the Burrow's pinned static, in WebCrypto (client-static.ts).
+      await key.prepare(burrowPublicKey);
+      if (!this.#running) return;
+    }
     const hs = startHandshake({
       mode: 'connect',
       burrowId: p.burrowId,
-      burrowPublicKey: decodeBase64url(p.burrowPublicKey),
-      clientPrivateKey: decodeBase64url(p.clientPrivateKey),
+      burrowPublicKey,
+      clientPrivateKey: key,
       psk: decodeBase64url(p.psk),
       timestamp,
     });
@@ -398,40 +415,65 @@ export class BurrowConnection {
     socket.onopen = () => socket.send(hs.message1);
     socket.onerror = () => {};
     socket.onclose = (ev) => this.#closed(socket, ev.code);
+    /** While a WebCrypto key computes message 2's se (client-static.ts). */
+    let finishing = false;
     socket.onmessage = (ev) => {
       if (this.#socket !== socket) return;
       const bytes = frameBytes(ev.data);
       if (!bytes) return;
-      try {
-        if (!this.#channel) {
-          this.#channel = hs.finish(bytes);
-          this.#send({
-            type: 'hello',
-            appVersion: this.#o.appVersion,
-            viewer: this.#o.viewer,
-            cols: this.#o.cols,
-            rows: this.#o.rows,
-          });
-          return;
-        }
-        const frame = this.#channel.open(bytes);
-        // Any authentic message proves the whole path alive, a fragment included. Only noted here (this runs
-        // for every frame of output); the deadline timer reads it when it fires.
-        this.#lastHeardAt = this.#clock.now();
-        if (frame) {
-          this.#countReceived(frame.length);
-          this.#message(decodeBurrowMessage(frame));
-        }
-      } catch (e) {
-        if (e instanceof NoiseError || e instanceof ProtocolError) {
-          // The close code tells the Burrow why (RL-ROUTE-5): its log then shows a tampering relay.
-          const code = e instanceof NoiseError ? CloseCode.DECRYPT_FAILED : CloseCode.PROTOCOL_VIOLATION;
-          this.#fail(socket, 'a message failed to decrypt or parse', code);
-          return;
-        }
-        throw e;
+      if (finishing) {
+        // The Burrow says nothing between message 2 and our hello (R-C-HELLO-1): this is not from it.
+        this.#fail(socket, 'a message failed to decrypt or parse', CloseCode.PROTOCOL_VIOLATION);
+        return;
       }
+      if (!this.#channel && key instanceof WebCryptoStaticKey) {
+        finishing = true;
+        void Promise.resolve()
+          .then(() => key.prepare(ikpsk2ResponderEphemeral(bytes)))
+          .then(
+            () => {
+              finishing = false;
+              if (this.#socket === socket) this.#frame(socket, hs, bytes);
+            },
+            () => this.#fail(socket, 'a message failed to decrypt or parse', CloseCode.DECRYPT_FAILED),
+          );
+        return;
+      }
+      this.#frame(socket, hs, bytes);
     };
+  }
+
+  /** One binary frame from the relay: message 2 of the handshake, then Noise transport messages. */
+  #frame(socket: SocketLike, hs: ReturnType<typeof startHandshake>, bytes: Uint8Array) {
+    try {
+      if (!this.#channel) {
+        this.#channel = hs.finish(bytes);
+        this.#send({
+          type: 'hello',
+          appVersion: this.#o.appVersion,
+          viewer: this.#o.viewer,
+          cols: this.#o.cols,
+          rows: this.#o.rows,
+        });
+        return;
+      }
+      const frame = this.#channel.open(bytes);
+      // Any authentic message proves the whole path alive, a fragment included. Only noted here (this runs
+      // for every frame of output); the deadline timer reads it when it fires.
+      this.#lastHeardAt = this.#clock.now();
+      if (frame) {
+        this.#countReceived(frame.length);
+        this.#message(decodeBurrowMessage(frame));
+      }
+    } catch (e) {
+      if (e instanceof NoiseError || e instanceof ProtocolError) {
+        // The close code tells the Burrow why (RL-ROUTE-5): its log then shows a tampering relay.
+        const code = e instanceof NoiseError ? CloseCode.DECRYPT_FAILED : CloseCode.PROTOCOL_VIOLATION;
+        this.#fail(socket, 'a message failed to decrypt or parse', code);
+        return;
+      }
+      throw e;
+    }
   }
 
   #message(m: BurrowMessage) {
@@ -484,6 +526,8 @@ export class BurrowConnection {
       }
       case 'size-changed':
         return this.#terminals.get(m.session)?.callbacks.onSizeChanged?.(m.cols, m.rows);
+      case 'pocket-build':
+        return this.#emit({ type: 'pocket-build', files: m.files });
       case 'error': {
         const pending = m.rid !== null ? this.#pending.get(m.rid) : undefined;
         if (pending && m.rid !== null) {

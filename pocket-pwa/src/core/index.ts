@@ -13,6 +13,17 @@ export {
   type TerminalCallbacks,
   type TerminalHandle,
 } from './burrow-connection.js';
+export {
+  clientStaticKey,
+  generateClientKey,
+  isWebCryptoKey,
+  MAX_PREPARED_DH,
+  type NewClientKey,
+  rawClientPrivateKey,
+  type StoredClientKey,
+  type WebCryptoPrivateKey,
+  WebCryptoStaticKey,
+} from './client-static.js';
 export { type Clock, systemClock } from './clock.js';
 export {
   applyDirectoryMessage,

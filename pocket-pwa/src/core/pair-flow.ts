@@ -3,7 +3,7 @@
  * with psk = the link's secret, send `pair-request` (the key confirmation), show the code, wait for the
  * owner's answer, store the credentials.
  */
-import { confirmationCode, generateKeyPair, NoiseError, type NoiseTransport } from '@burrow/crypto';
+import { confirmationCode, ikpsk2ResponderEphemeral, NoiseError, type NoiseTransport } from '@burrow/crypto';
 import {
   CLOSE_MESSAGES,
   type CloseCode,
@@ -12,6 +12,12 @@ import {
   encodePairClientMessage,
   ProtocolError,
 } from '@burrow/protocol';
+import {
+  clientStaticKey,
+  generateClientKey,
+  type NewClientKey,
+  WebCryptoStaticKey,
+} from './client-static.js';
 import { type Clock, systemClock } from './clock.js';
 import { isOfferExpired, type PairingOffer } from './pairing-link.js';
 import type { PairingRecord, PairingStorage } from './pairing-storage.js';
@@ -44,6 +50,11 @@ export interface PairOptions {
   readonly userAgent: string;
   readonly onCode: (code: string) => void;
   readonly clock?: Clock;
+  /**
+   * Make the Client static a non-extractable WebCrypto key where the engine has X25519 (Pocket: true). Node
+   * test clients leave it out and get a raw @noble key (client-static.ts).
+   */
+  readonly webCryptoKey?: boolean;
 }
 
 export function pairWithOffer(o: PairOptions): Promise<PairingRecord> {
@@ -53,12 +64,25 @@ export function pairWithOffer(o: PairOptions): Promise<PairingRecord> {
       new PairingError('expired', 'this pairing link has expired; run `burrow pair` again'),
     );
   }
-  const keys = generateKeyPair();
+  return generateClientKey({ webCrypto: o.webCryptoKey ?? false }).then(async (client) => {
+    const key = clientStaticKey(client.stored, encodeBase64url(client.publicKey));
+    // Message 1's ss: DH with the Burrow's static, computed in WebCrypto before the synchronous handshake.
+    if (key instanceof WebCryptoStaticKey) await key.prepare(o.offer.burrowPublicKey);
+    return pairOver(o, clock, client, key);
+  });
+}
+
+function pairOver(
+  o: PairOptions,
+  clock: Clock,
+  client: NewClientKey,
+  key: ReturnType<typeof clientStaticKey>,
+): Promise<PairingRecord> {
   const hs = startHandshake({
     mode: 'pair',
     burrowId: o.offer.burrowId,
     burrowPublicKey: o.offer.burrowPublicKey,
-    clientPrivateKey: keys.privateKey,
+    clientPrivateKey: key,
     psk: o.offer.secret,
   });
   return new Promise<PairingRecord>((resolve, reject) => {
@@ -92,9 +116,30 @@ export function pairWithOffer(o: PairOptions): Promise<PairingRecord> {
               : 'network';
       fail(new PairingError(reason, words));
     };
+    /** While a WebCrypto key computes message 2's se (client-static.ts). */
+    let finishing = false;
     socket.onmessage = (ev) => {
       const bytes = frameBytes(ev.data);
       if (!bytes || settled) return;
+      // The Burrow says nothing between message 2 and our pair-request (R-PAIR-1): this is not from it.
+      if (finishing) return fail(new PairingError('protocol', 'secure handshake failed'));
+      if (!channel && key instanceof WebCryptoStaticKey) {
+        finishing = true;
+        void Promise.resolve()
+          .then(() => key.prepare(ikpsk2ResponderEphemeral(bytes)))
+          .then(
+            () => {
+              finishing = false;
+              onFrame(bytes);
+            },
+            () => fail(new PairingError('protocol', 'secure handshake failed')),
+          );
+        return;
+      }
+      onFrame(bytes);
+    };
+    const onFrame = (bytes: Uint8Array) => {
+      if (settled) return;
       try {
         if (!channel) {
           channel = hs.finish(bytes);
@@ -134,8 +179,8 @@ export function pairWithOffer(o: PairOptions): Promise<PairingRecord> {
             burrowName: m.burrowName,
             relayUrl: m.relayUrl,
             burrowPublicKey: encodeBase64url(o.offer.burrowPublicKey),
-            clientPrivateKey: encodeBase64url(keys.privateKey),
-            clientPublicKey: encodeBase64url(keys.publicKey),
+            clientPrivateKey: client.stored,
+            clientPublicKey: encodeBase64url(client.publicKey),
             psk: m.psk,
             deviceId: m.deviceId,
             deliveryId: m.deliveryId,

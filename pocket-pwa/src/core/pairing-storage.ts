@@ -1,7 +1,10 @@
 /**
  * Where the phone keeps its pairings (DESIGN §7: IndexedDB in Pocket; memory in tests). Records are plain data
- * (strings, numbers) so they structured-clone; keys are base64url. A record holds secrets: never log one.
+ * (strings, numbers) so they structured-clone; keys are base64url, except a Client static kept as a
+ * non-extractable WebCrypto key (client-static.ts), which IndexedDB stores as the key object itself. A record
+ * holds secrets: never log one.
  */
+import type { StoredClientKey } from './client-static.js';
 
 export interface PairingRecord {
   readonly burrowId: string;
@@ -9,7 +12,8 @@ export interface PairingRecord {
   readonly relayUrl: string;
   /** The Burrow's static public key, pinned at pairing (IK's pre-message). */
   readonly burrowPublicKey: string;
-  readonly clientPrivateKey: string;
+  /** base64url bytes, or a non-extractable WebCrypto key where the engine has X25519 (client-static.ts). */
+  readonly clientPrivateKey: StoredClientKey;
   readonly clientPublicKey: string;
   /** Device psk (32 bytes), mixed into every connect handshake. */
   readonly psk: string;

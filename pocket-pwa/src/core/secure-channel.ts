@@ -7,9 +7,11 @@
 import {
   type Aead,
   burrowPrologue,
+  type ExternalStaticKey,
   encodeHandshakeTimestamp,
   type HandshakeMode,
   initiatorIKpsk2,
+  type KeyPair,
   keyPairFromPrivate,
   type NoiseTransport,
 } from '@burrow/crypto';
@@ -22,7 +24,12 @@ export interface InitiatorParams {
   readonly mode: HandshakeMode;
   readonly burrowId: string;
   readonly burrowPublicKey: Uint8Array;
-  readonly clientPrivateKey: Uint8Array;
+  /**
+   * The Client static: its raw private key, or the key a stored pairing yields (`clientStaticKey`). A
+   * `WebCryptoStaticKey` must be prepared for the Burrow's static key before this call, and for message 2's
+   * ephemeral (`ikpsk2ResponderEphemeral`) before `finish`.
+   */
+  readonly clientPrivateKey: Uint8Array | KeyPair | ExternalStaticKey;
   readonly psk: Uint8Array;
   /** connect mode: the anti-replay timestamp for message 1's payload. */
   readonly timestamp?: number;
@@ -40,7 +47,8 @@ export function startHandshake(p: InitiatorParams): {
       protocolVersion: PROTOCOL_VERSION,
       burrowId: decodeBase64url(p.burrowId),
     }),
-    staticKeyPair: keyPairFromPrivate(p.clientPrivateKey),
+    staticKeyPair:
+      p.clientPrivateKey instanceof Uint8Array ? keyPairFromPrivate(p.clientPrivateKey) : p.clientPrivateKey,
     remoteStaticKey: p.burrowPublicKey,
     psk: p.psk,
     ...(p.aead ? { aead: p.aead } : {}),

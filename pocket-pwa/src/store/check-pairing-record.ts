@@ -4,6 +4,7 @@
  * Noise session. Lengths follow DESIGN §3 (ids of 16 bytes, keys and tokens of 32 bytes, base64url).
  */
 import { MAX_LABEL_CHARS, MAX_SESSION_ID_CHARS } from '@burrow/protocol';
+import { isWebCryptoKey, type StoredClientKey } from '../core/client-static.js';
 import { isRelayUrl } from '../core/pairing-link.js';
 import type { PairingRecord } from '../core/pairing-storage.js';
 
@@ -27,6 +28,11 @@ function b64(r: Record<string, unknown>, field: string, bytes: number): string {
   }
   return v;
 }
+/** The Client static: 32 raw bytes, or a non-extractable X25519 CryptoKey that may only derive bits. */
+function clientKey(r: Record<string, unknown>): StoredClientKey {
+  if (isWebCryptoKey(r.clientPrivateKey)) return r.clientPrivateKey;
+  return b64(r, 'clientPrivateKey', 32);
+}
 function time(r: Record<string, unknown>, field: string): number {
   const v = r[field];
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
@@ -48,7 +54,7 @@ export function checkPairingRecord(value: unknown): PairingRecord {
     burrowName: text(r, 'burrowName', MAX_LABEL_CHARS),
     relayUrl,
     burrowPublicKey: b64(r, 'burrowPublicKey', 32),
-    clientPrivateKey: b64(r, 'clientPrivateKey', 32),
+    clientPrivateKey: clientKey(r),
     clientPublicKey: b64(r, 'clientPublicKey', 32),
     psk: b64(r, 'psk', 32),
     deviceId: text(r, 'deviceId', MAX_SESSION_ID_CHARS),

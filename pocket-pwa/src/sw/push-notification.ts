@@ -14,6 +14,7 @@ import {
   boundedPushText,
   openPushEnvelope,
   PushEnvelopeError,
+  pushEnvelopeSenderEphemeral,
   readPushEnvelopeHeader,
   toPushText,
 } from '@burrow/crypto';
@@ -24,6 +25,7 @@ import {
   encodeBase64url,
 } from '@burrow/protocol';
 import { routePath } from '../app/route.js';
+import { clientStaticKey, WebCryptoStaticKey } from '../core/client-static.js';
 import type { PairingRecord } from '../core/pairing-storage.js';
 import type { PushSeqStore } from '../store/push-store.js';
 
@@ -129,14 +131,18 @@ async function open(data: Uint8Array | null, deps: PushOpenDeps): Promise<Notifi
   );
   if (pairing === undefined) return genericNotification('no pairing for this envelope');
   const lastSeenSeq = await deps.seq.lastSeq(burrowId);
+  const senderStaticKey = decodeBase64url(pairing.burrowPublicKey);
+  const recipient = clientStaticKey(pairing.clientPrivateKey, pairing.clientPublicKey);
+  if (recipient instanceof WebCryptoStaticKey) {
+    // Kpsk0's es and ss, computed in WebCrypto before the synchronous open (client-static.ts).
+    await recipient.prepare(senderStaticKey);
+    await recipient.prepare(pushEnvelopeSenderEphemeral(envelope));
+  }
   const opened = openPushEnvelope(envelope, {
     burrowId: header.burrowId,
     deliveryId: pairing.deliveryId,
-    recipientStaticKeyPair: {
-      privateKey: decodeBase64url(pairing.clientPrivateKey),
-      publicKey: decodeBase64url(pairing.clientPublicKey),
-    },
-    senderStaticKey: decodeBase64url(pairing.burrowPublicKey),
+    recipientStaticKeyPair: recipient,
+    senderStaticKey,
     psk: decodeBase64url(pairing.psk),
     lastSeenSeq,
   });

@@ -1,39 +1,82 @@
 /// <reference lib="webworker" />
 /**
- * Pocket's service worker (DESIGN §7): precache the app shell so Pocket opens offline, and answer every
- * navigation with the precached index.html (the app itself then says "offline"); show a notification for
- * every push (DESIGN §4.4 step 5, push-notification.ts) and land a click on its session
+ * Pocket's service worker (DESIGN §7): serve the installed Pocket build — and only it — so Pocket opens offline
+ * and a relay cannot swap the code under a phone (issue 16 item 7, store/build-state.ts); show a notification
+ * for every push (DESIGN §4.4 step 5, push-notification.ts) and land a click on its session
  * (notification-click.ts).
  *
- * Updates are never silent: a new worker waits until the page asks it to take over (the page's "update"
- * prompt posts SKIP_WAITING via workbox-window's messageSkipWaiting), so a running terminal is not reloaded
- * under the user's fingers.
+ * Updates are never silent: a new worker downloads and checks its build, then only offers it; the page's
+ * "Update" prompt posts ACCEPT_UPDATE, and only then is the new build served (the page reloads). The very first
+ * install takes effect at once and claims the page, so it works offline without a reload.
  */
-import { clientsClaim } from 'workbox-core';
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
-import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { readBuildState, writeBuildState } from '../store/build-cache.js';
+import { afterAccept, afterInstall, servedPath, staleCaches } from '../store/build-state.js';
 import { IdbPairingStorage } from '../store/pairing-store.js';
 import { IdbPushStore } from '../store/push-store.js';
+import { downloadBuild, ownBuild, type PrecacheEntry, serveInstalled } from './installed-build.js';
 import { clickPath, focusOrOpen } from './notification-click.js';
 import { genericNotification, type NotificationSpec, showPushNotification } from './push-notification.js';
 
-declare const self: ServiceWorkerGlobalScope & {
-  __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
-};
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] };
 
-precacheAndRoute(self.__WB_MANIFEST);
-// Take control of the page that installed the first worker, so it works offline without a reload. A later
-// worker only activates when the user accepted the update prompt, and the page then reloads anyway.
-clientsClaim();
-cleanupOutdatedCaches();
+/** This worker's build (its files and their SHA-256, injected at build time). */
+const own = ownBuild(self.__WB_MANIFEST, self.location.href);
 
-// The relay's API lives under /v1; everything else that is a navigation is the single-page app.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/v1\//] }));
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const build = await own;
+      await downloadBuild(build);
+      const { state, takeOverNow } = afterInstall(await readBuildState(), build.id);
+      await writeBuildState(state);
+      if (takeOverNow) await self.skipWaiting();
+    })(),
+  );
+});
 
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      const build = await own;
+      let state = await readBuildState();
+      if (state === null) {
+        // The state was lost (storage cleared under a live worker): this worker's build is all there is.
+        state = { installed: build.id, offered: null };
+        await writeBuildState(state);
+      }
+      for (const name of staleCaches(await caches.keys(), state, build.id)) await caches.delete(name);
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  const path = servedPath(url.pathname, request.mode === 'navigate');
+  if (path === null) return; // the relay's API
+  event.respondWith(serveInstalled(path).then((response) => response ?? fetch(request)));
+});
+
+/** The page's "Update" (shell/service-worker.ts): this worker's build becomes the installed one. */
 self.addEventListener('message', (event) => {
-  if (event.data !== null && typeof event.data === 'object' && event.data.type === 'SKIP_WAITING') {
-    void self.skipWaiting();
-  }
+  const data: unknown = event.data;
+  if (data === null || typeof data !== 'object' || (data as { type?: unknown }).type !== 'ACCEPT_UPDATE')
+    return;
+  const port = event.ports[0];
+  event.waitUntil(
+    (async () => {
+      const build = await own;
+      const next = afterAccept(await readBuildState(), build.id);
+      if (next !== null) {
+        await writeBuildState(next);
+        await self.skipWaiting();
+      }
+      port?.postMessage({ type: 'UPDATE_ACCEPTED', accepted: next !== null });
+    })(),
+  );
 });
 
 /**

@@ -15,6 +15,7 @@ import {
   MAX_RID,
   MAX_SESSIONS,
 } from './limits.js';
+import { buildFilesSchema } from './pocket-build.js';
 import { sessionEntrySchema } from './session-entry.js';
 import { alertSettingsSchema, watchRulesSchema } from './settings.js';
 
@@ -138,6 +139,11 @@ export const burrowControlSchema = v.variant('type', [
   /** Answer to settings-get / settings-set (with rid) or a broadcast after any change (rid null). */
   msg('settings', { rid: v.nullable(rid), settings: alertSettingsSchema }),
   msg('watch-rules', { rid: v.nullable(rid), rules: watchRulesSchema }),
+  /**
+   * R-B-BUILD-1: the Pocket build this Burrow vouches for (the manifest it was released with, R-BUILD-1), or
+   * null when it has none. Sent to `pocket` viewers right after `directory`.
+   */
+  msg('pocket-build', { files: v.nullable(buildFilesSchema) }),
   msg('error', {
     rid: v.nullable(rid),
     code: v.picklist(errorCodes),

@@ -46,6 +46,17 @@ export * from './limits.js';
 export { OutputCursor } from './output-cursor.js';
 export type { PairBurrowMessage, PairClientMessage } from './pairing-messages.js';
 export { PAIR_REJECT_REASONS } from './pairing-messages.js';
+export {
+  type BuildFile,
+  buildFilesSchema,
+  buildListing,
+  decodePocketBuildManifest,
+  encodePocketBuildManifest,
+  isBuildPath,
+  POCKET_BUILD_MANIFEST_VERSION,
+  type PocketBuildManifest,
+  sortBuildFiles,
+} from './pocket-build.js';
 export { type MessageCipher, SecureChannel } from './secure-channel.js';
 export type { Notification, NotificationSource, SessionEntry, SessionStatus } from './session-entry.js';
 export {

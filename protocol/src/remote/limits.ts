@@ -122,3 +122,15 @@ export const MAX_REPORTED_DEVICES = 1024;
  * Burrow's per-viewer backlog cap (1 MiB), so a phone that reads keeps well inside it while output streams.
  */
 export const FLOW_ACK_EVERY_BYTES = 128 * 1024;
+
+/**
+ * R-BUILD-1: files in one Pocket build manifest. A build is ~20 files (index.html, a few chunks, CSS, icons,
+ * the web manifest); 256 leaves room for fonts and code splitting while keeping `pocket-build` under ~90 KB.
+ */
+export const MAX_BUILD_FILES = 256;
+
+/** R-BUILD-1: characters in one build path (`/assets/TerminalScreen-Bx3k9a1Q.js`). */
+export const MAX_BUILD_PATH_CHARS = 256;
+
+/** R-BUILD-1: bytes of `pocket-build.json` a reader accepts (MAX_BUILD_FILES lines of at most ~330 bytes). */
+export const MAX_BUILD_MANIFEST_BYTES = 128 * 1024;

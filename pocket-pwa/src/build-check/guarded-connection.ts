@@ -1,0 +1,98 @@
+/**
+ * A Burrow connection whose input goes through the build check (R-BUILD-2): it reports the Burrow's
+ * `pocket-build` to the BuildGuard, and while that Burrow does not vouch for the running build it sends nothing
+ * that acts on the computer — no keystrokes, no paste, no terminal replies, no new session, no kill — and says
+ * why. Reading (the list, output, history) and harmless requests (rename, TODO, acknowledge) go through.
+ */
+import type {
+  ConnectionEvent,
+  CreateOptions,
+  PocketConnection,
+  TerminalHandlers,
+  TerminalLink,
+} from '../app/connection-port.js';
+import type { BuildGuard } from './build-guard.js';
+import { allowsInput } from './build-verdict.js';
+
+/**
+ * How long after connecting a Burrow may take to send `pocket-build` (ms) before Pocket treats it as vouching for
+ * nothing. R-B-BUILD-1 sends it right after `directory`; a Burrow older than that message never does, and Pocket
+ * should then say why typing does nothing instead of refusing in silence.
+ */
+export const POCKET_BUILD_WAIT_MS = 10_000;
+
+/** The error a refused request rejects with (the list shows it in its error banner). */
+export const REFUSED_TEXT =
+  'Not sent: this copy of Pocket is not one your computer vouches for (see the warning above).';
+
+export function guardConnection(
+  inner: PocketConnection,
+  burrowId: string,
+  guard: BuildGuard,
+  timers: { set(fn: () => void, ms: number): unknown; clear(handle: unknown): void } = {
+    set: (fn, ms) => setTimeout(fn, ms),
+    clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  },
+): PocketConnection {
+  // Subscribed before the hub starts the connection, so no `pocket-build` is missed.
+  let wait: unknown = null;
+  inner.subscribe((event: ConnectionEvent) => {
+    if (event.type === 'pocket-build') {
+      timers.clear(wait);
+      void guard.report(burrowId, event.files);
+    } else if (event.type === 'status') {
+      timers.clear(wait);
+      if (event.status.kind === 'connected') {
+        wait = timers.set(() => void guard.report(burrowId, null), POCKET_BUILD_WAIT_MS);
+      }
+    }
+  });
+  const allowed = () => allowsInput(guard.verdict(burrowId));
+  const refuse = () => Promise.reject(new Error(REFUSED_TEXT));
+  const guarded: PocketConnection = {
+    get status() {
+      return inner.status;
+    },
+    get statusText() {
+      return inner.statusText;
+    },
+    get sessions() {
+      return inner.sessions;
+    },
+    subscribe: (listener) => inner.subscribe(listener),
+    start: () => inner.start(),
+    stop: () => inner.stop(),
+    attach(
+      sessionId: string,
+      size: { cols: number; rows: number },
+      handlers: TerminalHandlers,
+    ): TerminalLink {
+      const link = inner.attach(sessionId, size, handlers);
+      const gated: TerminalLink = {
+        input: (data) => {
+          if (allowed()) link.input(data);
+        },
+        reply: (data) => {
+          if (allowed()) link.reply(data);
+        },
+        resize: (cols, rows) => link.resize(cols, rows),
+        fit: (cols, rows) => link.fit(cols, rows),
+        detach: () => link.detach(),
+      };
+      const history = link.history;
+      return history ? { ...gated, history: (before, max) => history.call(link, before, max) } : gated;
+    },
+    presence: (state, flags) => inner.presence(state, flags),
+    focus: (sessionId) => inner.focus(sessionId),
+    acknowledge: (sessionId, withInput) => inner.acknowledge(sessionId, withInput),
+    todo: (sessionId, action) => inner.todo(sessionId, action),
+    dismiss: (sessionId) => inner.dismiss(sessionId),
+    create: (options: CreateOptions) => (allowed() ? inner.create(options) : refuse()),
+    rename: (sessionId, name) => inner.rename(sessionId, name),
+    kill: (sessionId) => (allowed() ? inner.kill(sessionId) : refuse()),
+  };
+  const { forgetMe, pushTest } = inner;
+  if (forgetMe) guarded.forgetMe = () => forgetMe.call(inner);
+  if (pushTest) guarded.pushTest = () => pushTest.call(inner);
+  return guarded;
+}
