@@ -33,8 +33,12 @@ beforeAll(() => {
 const [path, startSeq] = process.argv.slice(2);
 let seq = Number(startSeq);
 const pad = 'x'.repeat(20000);
+// The loop never yields, so a dead parent's broken pipe is never heard: a writer whose test worker was
+// killed (a timeout) once wrote on for hours. It checks its parent instead.
+const parent = process.ppid;
 process.stdout.write('ready\\n');
 for (;;) {
+  if (process.ppid !== parent) process.exit(0);
   seq++;
   const body = JSON.stringify({ seq, pad });
   writeFileAtomic(path, JSON.stringify({ body, len: body.length }));
