@@ -66,9 +66,14 @@ export class ScreenModel {
   private parsed = 0;
   private disposed = false;
 
-  constructor(cols: number, rows: number) {
+  /** `offset`: the stream offset of the first byte this model will see (0 for a model made at spawn). */
+  constructor(cols: number, rows: number, offset = 0) {
     checkSize(cols, rows);
+    if (!Number.isSafeInteger(offset) || offset < 0)
+      throw new RangeError('offset must be a non-negative integer');
     this.size = { cols, rows };
+    this.written = offset;
+    this.parsed = offset;
     this.live = this.makeTerminal();
   }
 
