@@ -4,9 +4,9 @@
  * elsewhere: it never holds the read up) → viewers, in events gathered up to each viewer's message size and
  * sent within OUTPUT_FLUSH_MS.
  *
- * The PTY is paused (the program blocks on its next write, as on any terminal) only for local reasons: the
- * screen model more than MAX_MODEL_BACKLOG_BYTES behind, or a local `burrow attach` whose terminal is slower
- * than the program (viewer.ts: local viewers are lossless). Remote viewers never pause it.
+ * The PTY is paused (the program blocks on its next write, as on any terminal) while the screen model is more
+ * than MAX_MODEL_BACKLOG_BYTES behind, while a local `burrow attach` is slower than the program (local viewers
+ * are lossless), and for at most REMOTE_HOLD_MS while a phone drains a full window (viewer.ts).
  */
 import { performance } from 'node:perf_hooks';
 import type { HistoryPage, ScreenHost, ScreenHostFactory } from '../screen/screen-host.js';
@@ -21,6 +21,7 @@ import {
   MAX_VIEWERS_PER_SESSION,
   OUTPUT_FLUSH_MS,
   type Presence,
+  REMOTE_HOLD_MS,
   REMOTE_STALL_MS,
   type ViewerCloseReason,
   type ViewerEvent,
@@ -104,6 +105,8 @@ interface ViewerEntry {
   /** Offset of the next byte this viewer should receive. */
   offset: number;
   since: number;
+  /** While a waiting remote viewer holds the PTY: ends the hold after REMOTE_HOLD_MS. */
+  holdTimer: NodeJS.Timeout | undefined;
   exitSent: boolean;
 }
 
@@ -120,10 +123,13 @@ export class Session {
   private readonly viewers = new Map<string, ViewerEntry>();
   private exit: { code: number | null; signal: number | null } | null = null;
   private lastOutputAt: number | null = null;
-  /** Why the PTY is paused: 'model', or the id of a local viewer whose transport is full. */
+  /** Why the PTY is paused: 'model', or the id of a viewer whose transport is full (viewer.ts). */
   private readonly holds = new Set<string>();
   private flushTimer: NodeJS.Timeout | undefined;
   private lastFlushAt = Number.NEGATIVE_INFINITY;
+  private lastReadAt = Number.NEGATIVE_INFINITY;
+  /** A viewer typed since the last flush: what the PTY says next is (likely) its echo, sent at once. */
+  private typed = false;
   private killTimer: NodeJS.Timeout | undefined;
   private readonly exited: Promise<void>;
   private disposed = false;
@@ -250,6 +256,7 @@ export class Session {
       state: 'pending',
       offset: this.log.endOffset,
       since: 0,
+      holdTimer: undefined,
       exitSent: false,
     };
     this.viewers.set(sink.id, entry);
@@ -291,6 +298,7 @@ export class Session {
       data,
       at: this.opts.now(),
     });
+    this.typed = true;
     this.pty.write(data);
   }
 
@@ -325,6 +333,7 @@ export class Session {
     const v = this.viewers.get(viewerId);
     if (v === undefined) return;
     this.viewers.delete(viewerId);
+    clearTimeout(v.holdTimer);
     this.release(viewerId);
     this.log.trim();
     this.guard(() => v.sink.close(reason));
@@ -405,16 +414,19 @@ export class Session {
   }
 
   /**
-   * Output goes out at once after a quiet spell (so an echo is never delayed); while it streams, reads are
-   * gathered for up to OUTPUT_FLUSH_MS, or until a viewer has a whole message's worth.
+   * Output goes out at once when it follows a keystroke (the echo) or a quiet spell of OUTPUT_FLUSH_MS; while
+   * the program streams, reads are gathered for up to OUTPUT_FLUSH_MS, or until a viewer has a whole
+   * message's worth.
    */
   private scheduleFlush(): void {
-    const wait = this.lastFlushAt + OUTPUT_FLUSH_MS - performance.now();
-    if (wait <= 0 || this.someViewerHasFullMessage()) {
+    const now = performance.now();
+    const quiet = now - this.lastReadAt >= OUTPUT_FLUSH_MS;
+    this.lastReadAt = now;
+    if (quiet || this.typed || this.someViewerHasFullMessage()) {
       this.flush();
       return;
     }
-    this.flushTimer ??= setTimeout(() => this.flush(), wait);
+    this.flushTimer ??= setTimeout(() => this.flush(), Math.max(0, this.lastFlushAt + OUTPUT_FLUSH_MS - now));
   }
 
   private someViewerHasFullMessage(): boolean {
@@ -428,6 +440,7 @@ export class Session {
   private flush(): void {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
+    this.typed = false;
     this.lastFlushAt = performance.now();
     for (const v of this.viewers.values()) this.catchUp(v);
   }
@@ -445,6 +458,11 @@ export class Session {
       if (remote && v.sink.backlog() > MAX_VIEWER_BACKLOG_BYTES) {
         v.state = 'waiting';
         v.since = this.opts.now();
+        // Give it REMOTE_HOLD_MS to drain with the program paused (viewer.ts): a phone that keeps up loses
+        // nothing; one that does not holds the program no longer.
+        this.hold(v.sink.id);
+        v.holdTimer = setTimeout(() => this.release(v.sink.id), REMOTE_HOLD_MS);
+        v.holdTimer.unref();
         return;
       }
       const data = this.log.read(v.offset, v.maxOutput);
@@ -475,6 +493,8 @@ export class Session {
     }
     if ((v.state !== 'waiting' && v.state !== 'behind') || v.sink.backlog() > MAX_VIEWER_BACKLOG_BYTES)
       return;
+    clearTimeout(v.holdTimer);
+    this.release(v.sink.id);
     // A viewer stuck past REMOTE_STALL_MS gave up its claim: it gets a snapshot unless the keep window still
     // reaches back to it (the same answer whether or not output arrived since).
     this.log.trim();
