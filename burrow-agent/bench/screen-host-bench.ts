@@ -108,7 +108,9 @@ async function sessionRun(screen: ScreenHostFactory | undefined, withViewer: boo
 
 const best = (runs: Run[]) => runs.reduce((a, b) => (b.programMs < a.programMs ? b : a));
 
-console.log(`screen-host bench — writer: head -c ${MB}000000 /dev/zero | base64 (${((MB * 4) / 3).toFixed(0)} MB of output)`);
+console.log(
+  `screen-host bench — writer: head -c ${MB}000000 /dev/zero | base64 (${((MB * 4) / 3).toFixed(0)} MB of output)`,
+);
 console.log(`load average at start: ${load()}`);
 const local: ScreenHostFactory = (o) => new LocalScreenHost(o);
 const paths: Array<[string, () => Promise<Run>, number | null]> = [

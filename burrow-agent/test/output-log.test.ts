@@ -60,7 +60,8 @@ describe('OutputLog', () => {
           for (const [chunk, pickFloor, pickRead, len] of steps) {
             // A reader's claim is never older than what the log still holds when it is made (session.ts).
             const held = all.byteLength - l.startOffset;
-            floor = all.byteLength === 0 ? Number.POSITIVE_INFINITY : l.startOffset + (pickFloor % (held + 1));
+            floor =
+              all.byteLength === 0 ? Number.POSITIVE_INFINITY : l.startOffset + (pickFloor % (held + 1));
             l.append(chunk);
             all = Buffer.concat([all, chunk]);
             const end = all.byteLength;
