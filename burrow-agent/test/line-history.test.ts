@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_BLOCK_LINES, LineHistory, MAX_HISTORY_PAGE } from '../src/screen/line-history.js';
+import {
+  HISTORY_BLOCK_LINES,
+  LineHistory,
+  MAX_HISTORY_LINES,
+  MAX_HISTORY_PAGE,
+} from '../src/screen/line-history.js';
 import { LIVE_SCROLLBACK_LINES, ScreenModel } from '../src/screen/screen-model.js';
 import { replay, screenLines, until } from './helpers.js';
 
@@ -19,6 +24,21 @@ describe('LineHistory', () => {
     expect(h.read(5, 100)).toEqual({ first: 0, lines: ['line 0', 'line 1', 'line 2', 'line 3', 'line 4'] });
     expect(() => h.read(0, MAX_HISTORY_PAGE + 1)).toThrow(RangeError);
     expect(() => h.read(-1, 1)).toThrow(RangeError);
+  });
+});
+
+describe('LineHistory during a flood', () => {
+  it('never compresses blocks dropped before the output paused, and compresses the rest once it does', async () => {
+    const h = new LineHistory();
+    const total = MAX_HISTORY_LINES * 3;
+    for (let i = 0; i < total; i++) h.push(`flood line ${i}`);
+    // Three histories' worth went by in one go: only what is kept will ever be compressed.
+    expect(h.compressions).toBe(0);
+    expect(h.endLine - h.firstLine).toBeLessThanOrEqual(MAX_HISTORY_LINES + HISTORY_BLOCK_LINES);
+    await until('compressed after the pause', () => h.compressions > 0, 5_000);
+    const kept = Math.ceil((h.endLine - h.firstLine) / HISTORY_BLOCK_LINES);
+    expect(h.compressions).toBeLessThanOrEqual(kept);
+    expect(h.read(total, 2).lines).toEqual([`flood line ${total - 2}`, `flood line ${total - 1}`]);
   });
 });
 

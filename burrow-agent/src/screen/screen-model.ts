@@ -30,6 +30,8 @@ export const HISTORY_SLACK_LINES = 100;
 export { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
 /** Chunks shorter than this always go through xterm whole (a plain-text skip needs a buffer's worth of rows). */
 export const PLAIN_SKIP_MIN_BYTES = 16 * 1024;
+/** Most bytes of queued chunks joined into one (see pump). */
+export const PLAIN_SKIP_MERGE_BYTES = 1024 * 1024;
 const LF = 0x0a;
 
 export interface ScreenSnapshot {
@@ -136,8 +138,28 @@ export class ScreenModel {
   private pump(): void {
     while (this.inFlight === 0 && this.queue.length > 0 && !this.disposed) {
       const item = this.queue.shift()!;
-      if (typeof item === 'function') item();
-      else if (!this.skipPlainFlood(item)) this.writeSplit(item);
+      if (typeof item === 'function') {
+        item();
+        continue;
+      }
+      // Chunks that piled up while xterm was busy go on as one: a plain-text skip then parses one buffer's
+      // worth of rows per pile instead of per 64 KiB batch.
+      let chunk = item;
+      if (this.skipFloods && this.queue.length > 0 && typeof this.queue[0] !== 'function') {
+        const parts = [item];
+        let bytes = item.byteLength;
+        while (
+          bytes < PLAIN_SKIP_MERGE_BYTES &&
+          this.queue.length > 0 &&
+          typeof this.queue[0] !== 'function'
+        ) {
+          const next = this.queue.shift() as Uint8Array;
+          parts.push(next);
+          bytes += next.byteLength;
+        }
+        chunk = Buffer.concat(parts, bytes);
+      }
+      if (!this.skipPlainFlood(chunk)) this.writeSplit(chunk);
     }
   }
 

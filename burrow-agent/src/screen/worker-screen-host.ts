@@ -12,8 +12,11 @@ import { ChunkBatcher, type HistoryPage, type ScreenHost, type ScreenHostOptions
 import { checkSize, type ScreenSnapshot } from './screen-model.js';
 import type { FromScreenWorker, ToScreenWorker } from './screen-worker-protocol.js';
 
-/** PTY bytes gathered per message to the worker. */
-export const WORKER_BATCH_BYTES = 64 * 1024;
+/**
+ * PTY bytes gathered per message to the worker: large, so that during a flood the worker's plain-text skip
+ * (ScreenModel) has many buffers' worth of rows per batch to skip, and messages stay few.
+ */
+export const WORKER_BATCH_BYTES = 256 * 1024;
 /** A partly filled batch is posted this long (ms) after its first byte. */
 export const WORKER_FLUSH_MS = 4;
 /** Times a daemon restarts a screen worker that died before it gives up (then snapshots fail, output flows). */

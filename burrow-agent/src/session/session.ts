@@ -419,6 +419,7 @@ export class Session {
    * message's worth.
    */
   private scheduleFlush(): void {
+    if (this.viewers.size === 0) return;
     const now = performance.now();
     const quiet = now - this.lastReadAt >= OUTPUT_FLUSH_MS;
     this.lastReadAt = now;
