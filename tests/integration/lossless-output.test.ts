@@ -30,7 +30,7 @@ import {
 
 /** 3.7 M lines × 54 bytes ≈ 200 MB through the terminal. */
 const LINES = 3_700_000;
-const STREAM_TIMEOUT_MS = 240_000;
+const STREAM_TIMEOUT_MS = 420_000;
 const BIN = join(REPO_ROOT, 'burrow-agent', 'bin', 'burrow.js');
 
 let relay: RelayHandle;

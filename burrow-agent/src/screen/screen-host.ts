@@ -38,19 +38,26 @@ export interface ScreenHostOptions {
 
 export type ScreenHostFactory = (options: ScreenHostOptions) => ScreenHost;
 
+/** First batch buffer after a quiet spell: a keystroke's echo must not cost a flood-sized allocation. */
+export const FIRST_BATCH_BYTES = 16 * 1024;
+
 /**
- * Gathers PTY reads (a few KiB each, in a reused buffer) into copies of `batchBytes`, so the model is handed
- * large pieces: fewer parser calls and, for the worker, fewer messages.
+ * Gathers PTY reads (a few KiB each, in a reused buffer) into copies of up to `batchBytes`, so the model is
+ * handed large pieces: fewer parser calls and, for the worker, fewer messages. Buffers start small after a
+ * quiet spell and grow while output keeps filling them (a 256 KiB buffer per echoed keystroke cost the daemon
+ * more than the echo itself).
  */
 export class ChunkBatcher {
   #current: Uint8Array | null = null;
   #used = 0;
   readonly #full: Uint8Array[] = [];
   #bytes = 0;
+  #nextSize: number;
 
   constructor(readonly batchBytes: number) {
     if (!Number.isSafeInteger(batchBytes) || batchBytes <= 0)
       throw new RangeError('batchBytes must be a positive integer');
+    this.#nextSize = Math.min(batchBytes, FIRST_BATCH_BYTES);
   }
 
   /** Bytes held. */
@@ -67,17 +74,20 @@ export class ChunkBatcher {
     let at = 0;
     while (at < chunk.byteLength) {
       if (this.#current === null) {
-        // A fresh ArrayBuffer of its own per batch: it can be transferred to a worker whole.
-        this.#current = new Uint8Array(this.batchBytes);
+        // An ArrayBuffer of its own per batch (never pooled): it can be transferred to a worker whole. Every
+        // byte is written before it is read.
+        this.#current = Buffer.allocUnsafeSlow(this.#nextSize);
         this.#used = 0;
       }
-      const n = Math.min(this.batchBytes - this.#used, chunk.byteLength - at);
+      const size = this.#current.byteLength;
+      const n = Math.min(size - this.#used, chunk.byteLength - at);
       this.#current.set(chunk.subarray(at, at + n), this.#used);
       this.#used += n;
       at += n;
-      if (this.#used === this.batchBytes) {
+      if (this.#used === size) {
         this.#full.push(this.#current);
         this.#current = null;
+        this.#nextSize = Math.min(this.batchBytes, size * 4);
       }
     }
     this.#bytes += chunk.byteLength;
@@ -94,6 +104,8 @@ export class ChunkBatcher {
     const part = this.#current.subarray(0, this.#used);
     this.#current = null;
     this.#bytes -= part.byteLength;
+    // Taken before it filled: output has paused, start small again.
+    this.#nextSize = Math.min(this.batchBytes, FIRST_BATCH_BYTES);
     return part;
   }
 
