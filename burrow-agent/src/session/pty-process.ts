@@ -87,6 +87,7 @@ export class PtyProcess {
   readonly #handlers: PtyHandlers;
   #paused = false;
   #closed = false;
+  #masterClosed = false;
   readonly #input: Buffer[] = [];
   #inputBytes = 0;
   #inputTimer: NodeJS.Timeout | undefined;
@@ -112,8 +113,14 @@ export class PtyProcess {
     this.ptsName = term.pty;
     this.#fd = term.fd;
     // Opened before libuv ever polls the master, so it can never see the hang-up of the child's last close.
-    // O_CLOEXEC comes with Node's open: other sessions' programs never inherit it.
-    this.#slaveFd = openSync(term.pty, constants.O_RDWR | constants.O_NOCTTY);
+    // O_CLOEXEC comes with Node's open: other sessions' programs never inherit it. Should the slave not open
+    // (an unusual /dev/pts), reading still works; only a tail written in the last moment before an exit could
+    // then be cut short, as with node-pty.
+    try {
+      this.#slaveFd = openSync(term.pty, constants.O_RDWR | constants.O_NOCTTY);
+    } catch {
+      this.#slaveFd = null;
+    }
     this.#socket = new ReadStream(this.#fd, {
       onread: {
         buffer: this.#buffer,
@@ -124,6 +131,11 @@ export class PtyProcess {
     } as ConstructorParameters<typeof ReadStream>[1]);
     this.#socket.on('error', () => {
       // EIO cannot happen while the slave is held; anything else ends reading, and the exit drain takes over.
+    });
+    // The socket closes the master itself after an error or end of file: from then on the fd number may
+    // belong to something else, so the exit drain must not read it.
+    this.#socket.once('close', () => {
+      this.#masterClosed = true;
     });
     this.#socket.resume();
   }
@@ -207,7 +219,7 @@ export class PtyProcess {
     this.#socket.pause();
     // Everything the program wrote is in the terminal's buffers now; read it all, ignoring backpressure (at
     // most the tty's own buffer limits: a few tens of KiB).
-    for (;;) {
+    while (!this.#masterClosed) {
       let n: number;
       try {
         n = readSync(this.#fd, this.#buffer, 0, this.#buffer.byteLength, null);
