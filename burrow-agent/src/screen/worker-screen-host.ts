@@ -7,6 +7,11 @@
  * If the worker dies (it should not: the worker catches what one model throws), a new one is started and every
  * model is reopened empty at its current offset: screens and history are lost, the stream offsets stay true.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ChunkBatcher, type HistoryPage, type ScreenHost, type ScreenHostOptions } from './screen-host.js';
 import { checkSize, type ScreenSnapshot } from './screen-model.js';
@@ -51,16 +56,9 @@ class ScreenWorker {
   #dead = false;
 
   private constructor() {
-    if (import.meta.url.endsWith('.ts')) {
-      // Run from TypeScript sources (tests, benches): Node 20 does not apply the parent's loader hooks to a
-      // worker's entry, so the worker registers tsx itself, then imports the TypeScript entry.
-      const entry = new URL('./screen-worker.ts', import.meta.url).href;
-      const tsx = import.meta.resolve('tsx/esm/api');
-      const boot = `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(entry)}); });`;
-      this.#worker = new Worker(boot, { eval: true });
-    } else {
-      this.#worker = new Worker(new URL('./screen-worker.js', import.meta.url));
-    }
+    this.#worker = new Worker(
+      import.meta.url.endsWith('.ts') ? sourceWorkerEntry() : new URL('./screen-worker.js', import.meta.url),
+    );
     this.#worker.unref();
     this.#worker.on('message', (m: FromScreenWorker) => this.#onMessage(m));
     this.#worker.on('error', (err) => this.#died(err));
@@ -132,6 +130,39 @@ class ScreenWorker {
     ScreenWorker.log(`screen worker stopped (${err.message}); restarting it, screens start over empty`);
     for (const host of hosts) host.reopen();
   }
+}
+
+/**
+ * The worker's entry when Burrow runs from its TypeScript sources (tests, benches). Node 20 cannot load .ts in
+ * a worker, and registering tsx inside it took ~2 s per process at load 8 (every test file paid it); instead
+ * esbuild — a dev dependency, never loaded by the built daemon — bundles the worker's few files (xterm left
+ * external) into a cache file named by its content, which the worker loads like the built one.
+ */
+function sourceWorkerEntry(): URL {
+  const require = createRequire(import.meta.url);
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const built = esbuild.buildSync({
+    entryPoints: [fileURLToPath(new URL('./screen-worker.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    external: ['@xterm/*'],
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = built.outputFiles[0]!.contents;
+  const name = `screen-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  // Inside the package, so the bundle's bare imports (@xterm/headless) resolve through node_modules.
+  const dir = fileURLToPath(new URL('../../node_modules/.cache/burrow-screen-worker/', import.meta.url));
+  const file = join(dir, name);
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    // Written aside and renamed: test files start workers in parallel processes.
+    const temp = `${file}.${process.pid}`;
+    writeFileSync(temp, code);
+    renameSync(temp, file);
+  }
+  return pathToFileURL(file);
 }
 
 /** Where the screen worker's own complaints go (the daemon passes its logger). */
