@@ -270,6 +270,23 @@ describe('session', { timeout: 30_000 }, () => {
     expect(v.bytes()).toEqual(tap.bytes(s.id).subarray(first.snapshot.offset));
   });
 
+  it('writes a paste larger than the terminal takes at once, in order, as the program reads it', async () => {
+    setup();
+    const s = registry.create({ cwd: '/tmp', command: bash('stty raw -echo; echo ready; exec cat') });
+    const v = new RecordingViewer('v');
+    const a = s.attach(v);
+    await until('ready', () => v.text().includes('ready') || v.events.some((e) => e.type === 'snapshot'));
+    await new Promise((r) => setTimeout(r, 100));
+    const before = v.bytes().byteLength;
+    // 60 KB in one input: the pty's input queue takes ~4 KiB at a time, the rest is retried in order.
+    const paste = Buffer.from(
+      Array.from({ length: 6000 }, (_, i) => `${String(i).padStart(9, '0')}.`).join(''),
+    );
+    a.input(paste);
+    await until('the whole paste echoed', () => v.bytes().byteLength - before >= paste.byteLength, 20_000);
+    expect(v.bytes().subarray(before)).toEqual(paste);
+  });
+
   it('keeps an exited session listed with its exit code until killed', async () => {
     const { activity } = setup();
     const s = registry.create({ cwd: '/tmp', command: bash('echo bye; exit 7'), name: 'doomed' });

@@ -27,8 +27,12 @@ import { ReadStream } from 'node:tty';
 export const PTY_READ_BUFFER_BYTES = 64 * 1024;
 /** Input accepted for the program but not yet taken by its terminal; past this, `write` refuses. */
 export const MAX_PENDING_INPUT_BYTES = 4 * 1024 * 1024;
-/** Retry delay for input the terminal could not take yet (its input queue is full), ms. */
+/**
+ * Retry delay for input the terminal could not take yet (its input queue is full), ms: doubles up to
+ * MAX_INPUT_RETRY_MS while the program does not read, so a stuck program costs no busy loop.
+ */
 export const INPUT_RETRY_MS = 2;
+export const MAX_INPUT_RETRY_MS = 100;
 
 /** node-pty 1.1.0's native binding (src/unix/pty.cc), the part this module uses. */
 interface NativePty {
@@ -91,6 +95,7 @@ export class PtyProcess {
   readonly #input: Buffer[] = [];
   #inputBytes = 0;
   #inputTimer: NodeJS.Timeout | undefined;
+  #inputRetryMs = INPUT_RETRY_MS;
 
   constructor(opts: PtySpawnOptions, handlers: PtyHandlers) {
     this.#handlers = handlers;
@@ -195,7 +200,8 @@ export class PtyProcess {
         n = writeSync(this.#fd, head);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
-          this.#inputTimer = setTimeout(() => this.#flushInput(), INPUT_RETRY_MS);
+          this.#inputTimer = setTimeout(() => this.#flushInput(), this.#inputRetryMs);
+          this.#inputRetryMs = Math.min(MAX_INPUT_RETRY_MS, this.#inputRetryMs * 2);
           return;
         }
         // The terminal is gone (the program exited); what was typed has nowhere to go.
@@ -203,6 +209,7 @@ export class PtyProcess {
         return;
       }
       this.#inputBytes -= n;
+      this.#inputRetryMs = INPUT_RETRY_MS;
       if (n === head.byteLength) this.#input.shift();
       else this.#input[0] = head.subarray(n);
     }
