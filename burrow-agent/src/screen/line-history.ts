@@ -23,10 +23,10 @@ export const MAX_HISTORY_PAGE = 1000;
  */
 export const MAX_PENDING_COMPRESSIONS = 8;
 /**
- * Sealed blocks wait this long (ms) after the last seal before they are compressed. During a flood, history
- * keeps only its newest MAX_HISTORY_LINES and drops the rest a moment later: blocks dropped while waiting are
- * never compressed (issue 14: deflating every block of a 200 MB flood was the daemon's largest single cost per
- * MB, for lines nobody could ever page back to).
+ * Once history is full, sealed blocks wait this long (ms) after the last seal before they are compressed.
+ * During a flood, history keeps only its newest MAX_HISTORY_LINES and drops the rest a moment later: blocks
+ * dropped while waiting are never compressed (issue 14: deflating every block of a 200 MB flood was the
+ * daemon's largest single cost per MB, for lines nobody could ever page back to).
  */
 export const COMPRESS_AFTER_IDLE_MS = 250;
 /** Text of sealed blocks waiting to be compressed; past this the oldest are compressed at once. */
@@ -135,6 +135,14 @@ export class LineHistory {
       dropped.text = null;
       dropped.data = null;
     }
+    const block = this.sealed.at(-1);
+    // Until history is full nothing is dropped, so a block is compressed at once (waiting would only raise
+    // the memory high-water mark of many sessions printing together). Once full, every new block pushes an
+    // old one out: then blocks wait for the output to pause, and those pushed out meanwhile never cost zlib.
+    if (block !== undefined && this.endLine - this.firstLine + HISTORY_BLOCK_LINES <= MAX_HISTORY_LINES) {
+      this.compress(block);
+      return;
+    }
     // Too much text waiting: the oldest goes now, the rest waits for the output to pause.
     for (const b of this.sealed) {
       if (this.waitingBytes <= MAX_UNCOMPRESSED_BYTES) break;
@@ -147,12 +155,18 @@ export class LineHistory {
     }
   }
 
+  /**
+   * Once the output paused: one block at a time, each after the last finished (all at once meant as many zlib
+   * contexts as blocks, and the daemon's RSS kept that high-water mark: +1.3 MB per 10k-line session).
+   */
   private compressWaiting(): void {
-    for (const b of this.sealed) if (!b.compressing && b.text !== null) this.compress(b);
+    if (this.pending > 0) return; // the block in flight continues the chain
+    const next = this.sealed.find((b) => !b.compressing && b.text !== null);
+    if (next !== undefined) this.compress(next, () => this.compressWaiting());
   }
 
   /** Level 1: history is written far more than read, and level 1 still shrinks terminal text ~4–8×. */
-  private compress(block: Block): void {
+  private compress(block: Block, then: () => void = () => {}): void {
     const text = block.text!;
     block.compressing = true;
     this.compressions++;
@@ -170,12 +184,14 @@ export class LineHistory {
     };
     if (this.pending >= MAX_PENDING_COMPRESSIONS) {
       done(deflateRawSync(Buffer.from(text, 'utf8'), { level: 1 }));
+      then();
       return;
     }
     this.pending++;
     deflateRaw(Buffer.from(text, 'utf8'), { level: 1 }, (err, data) => {
       this.pending--;
       if (err === null) done(data);
+      then();
     });
   }
 }

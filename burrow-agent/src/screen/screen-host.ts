@@ -40,6 +40,24 @@ export type ScreenHostFactory = (options: ScreenHostOptions) => ScreenHost;
 
 /** First batch buffer after a quiet spell: a keystroke's echo must not cost a flood-sized allocation. */
 export const FIRST_BATCH_BYTES = 16 * 1024;
+/** Batch buffers the screen worker gave back, kept for reuse by any session (bytes bounded: 8 × 256 KiB). */
+export const MAX_RECYCLED_BATCHES = 8;
+
+const recycled: ArrayBuffer[] = [];
+
+/** A batch buffer the worker is done with: the next batch of that size (or smaller) reuses it. */
+export function recycleBatch(buffer: ArrayBuffer): void {
+  if (recycled.length < MAX_RECYCLED_BATCHES && buffer.byteLength > 0) recycled.push(buffer);
+}
+
+/** A buffer of exactly `size` bytes: a recycled one of that size, else a fresh one (never pooled). */
+function batchBuffer(size: number): Uint8Array {
+  const i = recycled.findIndex((b) => b.byteLength === size);
+  if (i >= 0) return new Uint8Array(recycled.splice(i, 1)[0]!);
+  // Its own ArrayBuffer (allocUnsafeSlow is never pooled): it can be transferred whole. Every byte is written
+  // before it is read.
+  return Buffer.allocUnsafeSlow(size);
+}
 
 /**
  * Gathers PTY reads (a few KiB each, in a reused buffer) into copies of up to `batchBytes`, so the model is
@@ -74,9 +92,7 @@ export class ChunkBatcher {
     let at = 0;
     while (at < chunk.byteLength) {
       if (this.#current === null) {
-        // An ArrayBuffer of its own per batch (never pooled): it can be transferred to a worker whole. Every
-        // byte is written before it is read.
-        this.#current = Buffer.allocUnsafeSlow(this.#nextSize);
+        this.#current = batchBuffer(this.#nextSize);
         this.#used = 0;
       }
       const size = this.#current.byteLength;

@@ -30,8 +30,11 @@ export type ToScreenWorker =
   | { readonly op: 'close'; readonly id: number };
 
 export type FromScreenWorker =
-  /** Every byte up to stream offset `offset` is parsed. */
-  | { readonly op: 'parsed'; readonly id: number; readonly offset: number }
+  /**
+   * Every byte up to stream offset `offset` is parsed; `buffer` is the batch's own buffer, transferred back
+   * for reuse (nothing in the worker refers to it any more).
+   */
+  | { readonly op: 'parsed'; readonly id: number; readonly offset: number; readonly buffer: ArrayBuffer }
   | { readonly op: 'snapshot'; readonly req: number; readonly snapshot: ScreenSnapshot }
   | { readonly op: 'history'; readonly req: number; readonly page: HistoryPage }
   | { readonly op: 'hibernated'; readonly req: number; readonly parked: boolean }

@@ -13,7 +13,13 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ChunkBatcher, type HistoryPage, type ScreenHost, type ScreenHostOptions } from './screen-host.js';
+import {
+  ChunkBatcher,
+  type HistoryPage,
+  recycleBatch,
+  type ScreenHost,
+  type ScreenHostOptions,
+} from './screen-host.js';
 import { checkSize, type ScreenSnapshot } from './screen-model.js';
 import type { FromScreenWorker, ToScreenWorker } from './screen-worker-protocol.js';
 
@@ -95,6 +101,7 @@ class ScreenWorker {
 
   #onMessage(m: FromScreenWorker): void {
     if (m.op === 'parsed') {
+      recycleBatch(m.buffer);
       this.#hosts.get(m.id)?.parsedUpTo(m.offset);
       return;
     }

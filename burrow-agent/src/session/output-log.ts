@@ -3,8 +3,10 @@
  * never reached in practice): what a reconnecting viewer resumes from with no loss or duplication
  * (standalone-host-spec: bounded replay), and what a viewer that is momentarily behind catches up from.
  *
- * Bytes live in fixed-size blocks that are written once and never reused, so `read` can hand out a view of a
- * block without copying and nothing overwrites it later. Old blocks are dropped once nothing needs them: the
+ * Bytes live in fixed-size blocks; `read` hands out a view of a block without copying, and a block a view was
+ * taken from is never reused, so nothing overwrites what a reader holds. Dropped blocks nobody viewed are
+ * reused (with no viewer attached, the log would otherwise leave a dead 32 KiB buffer behind every 32 KiB of
+ * output until the next collection: ~1 MB per busy session in the daemon's RSS). Old blocks are dropped once nothing needs them: the
  * log keeps at least the last `keepBytes`, more while a viewer still needs older bytes (the `floor` the owner
  * reports), never more than `maxBytes` (a viewer further behind than that is resynced from a snapshot).
  */
@@ -20,9 +22,15 @@ export interface OutputLogOptions {
   readonly floor: () => number;
 }
 
+/** Dropped blocks kept for reuse: the log's churn must not pile up as dead ArrayBuffers between collections. */
+const MAX_SPARE_BLOCKS = 2;
+
 export class OutputLog {
   readonly #o: OutputLogOptions;
   readonly #blocks: Uint8Array[] = [];
+  /** Blocks a view was handed out of: never reused, whoever holds the view keeps its bytes. */
+  readonly #lent = new WeakSet<Uint8Array>();
+  readonly #spare: Uint8Array[] = [];
   /** Offset of the first byte of `#blocks[0]`. */
   #first = 0;
   #end = 0;
@@ -62,7 +70,7 @@ export class OutputLog {
       let room = block === undefined ? 0 : size - used;
       if (block === undefined || room === 0) {
         // allocUnsafe: every byte is written before it can be read.
-        block = Buffer.allocUnsafe(size);
+        block = this.#spare.pop() ?? Buffer.allocUnsafe(size);
         if (this.#blocks.length === 0) this.#first = this.#end;
         this.#blocks.push(block);
         room = size;
@@ -83,8 +91,9 @@ export class OutputLog {
     // Never drop the block being written: the log always holds the last byte.
     while (this.#blocks.length > 1 && this.#first + size <= keepFloor) {
       if (this.#first + size > hardFloor && this.#first + size > this.#o.floor()) return;
-      this.#blocks.shift();
+      const dropped = this.#blocks.shift()!;
       this.#first += size;
+      if (!this.#lent.has(dropped) && this.#spare.length < MAX_SPARE_BLOCKS) this.#spare.push(dropped);
     }
   }
 
@@ -104,7 +113,12 @@ export class OutputLog {
     const len = Math.min(maxBytes, this.#end - offset);
     let index = Math.floor((offset - this.#first) / size);
     let pos = offset - this.#first - index * size;
-    if (pos + len <= size) return this.#blocks[index]?.subarray(pos, pos + len) ?? new Uint8Array(0);
+    if (pos + len <= size) {
+      const block = this.#blocks[index];
+      if (block === undefined) return new Uint8Array(0);
+      this.#lent.add(block);
+      return block.subarray(pos, pos + len);
+    }
     const out = new Uint8Array(len);
     let filled = 0;
     while (filled < len) {

@@ -23,8 +23,8 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { ReadStream } from 'node:tty';
 
-/** libuv reads the master into this buffer; a pty read returns at most a few KiB of it. */
-export const PTY_READ_BUFFER_BYTES = 64 * 1024;
+/** libuv reads the master into this buffer (one per session): a pty read returns at most the line discipline's 4 KiB. */
+export const PTY_READ_BUFFER_BYTES = 16 * 1024;
 /** Input accepted for the program but not yet taken by its terminal; past this, `write` refuses. */
 export const MAX_PENDING_INPUT_BYTES = 4 * 1024 * 1024;
 /**

@@ -39,8 +39,8 @@ export const OUTPUT_KEEP_BYTES = 256 * 1024;
  * slowest is resynced. Held only while someone needs it.
  */
 export const OUTPUT_MAX_RETAINED_BYTES = 8 * 1024 * 1024;
-/** Allocation unit of the output log. */
-export const OUTPUT_BLOCK_BYTES = 64 * 1024;
+/** Allocation unit of the output log (the log holds at most two blocks beyond what it must keep). */
+export const OUTPUT_BLOCK_BYTES = 32 * 1024;
 /**
  * Unparsed bytes the screen model may lag behind before the PTY is paused (local backpressure, never a
  * viewer's). Below OUTPUT_MAX_RETAINED_BYTES, so the bytes after a snapshot's offset are always still held.
