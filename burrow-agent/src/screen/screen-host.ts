@@ -120,8 +120,9 @@ export class ChunkBatcher {
     const part = this.#current.subarray(0, this.#used);
     this.#current = null;
     this.#bytes -= part.byteLength;
-    // Taken before it filled: output has paused, start small again.
-    this.#nextSize = Math.min(this.batchBytes, FIRST_BATCH_BYTES);
+    // Taken before it filled. Little in it: output has paused, start small again; else it is still flowing
+    // (a flush timer took it) and batches keep their size.
+    if (part.byteLength < FIRST_BATCH_BYTES) this.#nextSize = Math.min(this.batchBytes, FIRST_BATCH_BYTES);
     return part;
   }
 

@@ -28,8 +28,12 @@ import type { FromScreenWorker, ToScreenWorker } from './screen-worker-protocol.
  * (ScreenModel) has many buffers' worth of rows per batch to skip, and messages stay few.
  */
 export const WORKER_BATCH_BYTES = 256 * 1024;
-/** A partly filled batch is posted this long (ms) after its first byte. */
-export const WORKER_FLUSH_MS = 4;
+/**
+ * A partly filled batch is posted this long (ms) after its first byte: the model need not be current to the
+ * millisecond (a snapshot or resize posts what is pending first), and fewer, larger batches let its plain-text
+ * skip work.
+ */
+export const WORKER_FLUSH_MS = 10;
 /** Times a daemon restarts a screen worker that died before it gives up (then snapshots fail, output flows). */
 export const MAX_SCREEN_WORKER_RESTARTS = 3;
 /** Requests (snapshot, history, park) waiting for the worker at once, across all sessions. */
