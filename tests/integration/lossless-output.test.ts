@@ -28,8 +28,15 @@ import {
   undoOnlcr,
 } from '../helpers/marked-stream.js';
 
-/** 3.7 M lines × 54 bytes ≈ 200 MB through the terminal. */
-const LINES = 3_700_000;
+/**
+ * 3.7 M lines × 54 bytes ≈ 200 MB through the terminal (issue 14). `LOSSLESS_MB` sets another size (1 … 2000),
+ * for a slower machine or a longer soak.
+ */
+const LOSSLESS_MB = Number(process.env.LOSSLESS_MB ?? 200);
+if (!Number.isInteger(LOSSLESS_MB) || LOSSLESS_MB < 1 || LOSSLESS_MB > 2000) {
+  throw new RangeError('LOSSLESS_MB must be an integer from 1 to 2000');
+}
+const LINES = Math.round((LOSSLESS_MB * 1e6) / STREAM_LINE_BYTES);
 const STREAM_TIMEOUT_MS = 420_000;
 const BIN = join(REPO_ROOT, 'burrow-agent', 'bin', 'burrow.js');
 
