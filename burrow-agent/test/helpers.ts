@@ -1,7 +1,7 @@
 /** Shared test helpers: a recording viewer, polling, and a reference terminal to replay snapshots into. */
 import xtermHeadless from '@xterm/headless';
 import type { Logger } from '../src/session/activity.js';
-import type { ViewerEvent, ViewerSink } from '../src/viewer/viewer.js';
+import type { ViewerEvent, ViewerKind, ViewerSink } from '../src/viewer/viewer.js';
 
 export const quietLog: Logger = () => {};
 
@@ -16,11 +16,13 @@ export async function until(what: string, check: () => boolean, timeoutMs = 10_0
 
 /** A viewer that records everything and whose backlog the test controls. */
 export class RecordingViewer implements ViewerSink {
-  readonly kind = 'local' as const;
   readonly events: ViewerEvent[] = [];
   fakeBacklog = 0;
   closed: string | null = null;
-  constructor(readonly id: string) {}
+  constructor(
+    readonly id: string,
+    readonly kind: ViewerKind = 'local',
+  ) {}
   backlog(): number {
     return this.fakeBacklog;
   }
@@ -30,6 +32,20 @@ export class RecordingViewer implements ViewerSink {
   close(reason: string): void {
     this.closed = reason;
   }
+  /** Every output byte delivered, concatenated (checks that each event starts where the last ended). */
+  bytes(): Buffer {
+    const out: Buffer[] = [];
+    let next = -1;
+    for (const e of this.events) {
+      if (e.type === 'snapshot') next = e.snapshot.offset;
+      if (e.type !== 'output') continue;
+      if (next !== -1 && e.offset !== next) throw new Error(`output at ${e.offset}, expected ${next}`);
+      next = e.offset + e.data.byteLength;
+      out.push(Buffer.from(e.data));
+    }
+    return Buffer.concat(out);
+  }
+
   /** Output bytes delivered since the last snapshot, with the stream offset they start at. */
   text(): string {
     return Buffer.concat(

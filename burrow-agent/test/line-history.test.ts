@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_BLOCK_LINES, LineHistory, MAX_HISTORY_PAGE } from '../src/screen/line-history.js';
+import {
+  HISTORY_BLOCK_LINES,
+  LineHistory,
+  MAX_HISTORY_LINES,
+  MAX_HISTORY_PAGE,
+} from '../src/screen/line-history.js';
 import { LIVE_SCROLLBACK_LINES, ScreenModel } from '../src/screen/screen-model.js';
 import { replay, screenLines, until } from './helpers.js';
 
@@ -19,6 +24,24 @@ describe('LineHistory', () => {
     expect(h.read(5, 100)).toEqual({ first: 0, lines: ['line 0', 'line 1', 'line 2', 'line 3', 'line 4'] });
     expect(() => h.read(0, MAX_HISTORY_PAGE + 1)).toThrow(RangeError);
     expect(() => h.read(-1, 1)).toThrow(RangeError);
+  });
+});
+
+describe('LineHistory during a flood', () => {
+  it('once full, never compresses blocks dropped before the output paused, and compresses the rest after', async () => {
+    const h = new LineHistory();
+    const total = MAX_HISTORY_LINES * 4;
+    const blocksWhenFull = Math.ceil(MAX_HISTORY_LINES / HISTORY_BLOCK_LINES);
+    for (let i = 0; i < total; i++) h.push(`flood line ${i}`);
+    // Until history was full every block was compressed as it was sealed; the three histories' worth after
+    // that only waited, and most of it has been dropped unread.
+    expect(h.compressions).toBeLessThanOrEqual(blocksWhenFull + 1);
+    expect(h.endLine - h.firstLine).toBeLessThanOrEqual(MAX_HISTORY_LINES + HISTORY_BLOCK_LINES);
+    await until('compressed after the pause', () => h.compressions > blocksWhenFull + 1, 5_000);
+    const kept = Math.ceil((h.endLine - h.firstLine) / HISTORY_BLOCK_LINES);
+    await until('every kept block compressed', () => h.byteSize < kept * 2048, 10_000);
+    expect(h.compressions).toBeLessThanOrEqual(blocksWhenFull + kept + 1);
+    expect(h.read(total, 2).lines).toEqual([`flood line ${total - 2}`, `flood line ${total - 1}`]);
   });
 });
 

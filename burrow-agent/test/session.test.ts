@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OutputTap, SessionActivity } from '../src/session/activity.js';
 import { ConflictError } from '../src/session/session-errors.js';
 import { SessionRegistry } from '../src/session/session-registry.js';
-import { MAX_VIEWER_BACKLOG_BYTES } from '../src/viewer/viewer.js';
+import { LOCAL_VIEWER_HOLD_BYTES, MAX_VIEWER_BACKLOG_BYTES, REMOTE_STALL_MS } from '../src/viewer/viewer.js';
 import { quietLog, RecordingViewer, replay, screenLines, until } from './helpers.js';
 import { testHome } from './test-home.js';
 
@@ -31,18 +31,32 @@ afterEach(async () => {
   await registry?.killAll();
 });
 
+/** Wall time plus whatever a test skips ahead, or stopped (stall bounds run on the registry's clock). */
+class TestClock {
+  #skip = 0;
+  #stoppedAt: number | null = null;
+  now = () => (this.#stoppedAt ?? Date.now()) + this.#skip;
+  advance(ms: number): void {
+    this.#skip += ms;
+  }
+  stop(): void {
+    this.#stoppedAt = Date.now();
+  }
+}
+
 function setup() {
   const activity: SessionActivity[] = [];
   const tap = new CollectingTap();
+  const clock = new TestClock();
   registry = new SessionRegistry({
-    now: Date.now,
+    now: clock.now,
     env: { PATH: process.env.PATH, HOME: testHome() },
     defaultShell: '/bin/bash',
     log: quietLog,
   });
   registry.addTap(tap);
   registry.subscribe((a) => activity.push(a));
-  return { activity, tap };
+  return { activity, tap, clock };
 }
 
 const bash = (script: string) => ['/bin/bash', '--norc', '--noprofile', '-c', script];
@@ -172,26 +186,26 @@ describe('session', { timeout: 30_000 }, () => {
     expect(all).toEqual(Array.from({ length: 4000 }, (_, i) => `n${i + 1}`));
   });
 
-  it('resyncs a viewer that fell behind, without blocking another viewer or the PTY', async () => {
-    const { tap } = setup();
+  it('resyncs a remote viewer that stayed stuck, without blocking another viewer or the PTY', async () => {
+    const { tap, clock } = setup();
     const s = registry.create({
       cwd: '/tmp',
-      command: bash(
-        'sleep 0.3; for i in $(seq 1 30000); do echo "line $i padding padding"; done; echo END; sleep 30',
-      ),
+      command: bash('sleep 0.3; seq -f "line %g padding padding" 1 15000; echo END; sleep 30'),
     });
-    const slow = new RecordingViewer('slow');
-    const fast = new RecordingViewer('fast');
+    const slow = new RecordingViewer('slow', 'remote');
+    const fast = new RecordingViewer('fast', 'remote');
     const aSlow = s.attach(slow);
     s.attach(fast);
     await until('initial snapshots', () => slow.events.length > 0 && fast.events.length > 0);
     slow.fakeBacklog = MAX_VIEWER_BACKLOG_BYTES + 1; // its transport is stuck
     await until('END reached the fast viewer', () => fast.text().includes('END'), 20_000);
     // The PTY was never held back: everything got through the pipeline.
-    expect(tap.bytes(s.id).toString()).toContain('line 30000 ');
+    expect(tap.bytes(s.id).toString()).toContain('line 15000 ');
     const slowBytesWhileStuck = slow.text().length;
     expect(slowBytesWhileStuck).toBeLessThan(200_000);
-    // It drains: it is now further behind than the ring holds, so it gets a fresh snapshot.
+    // Stuck past the stall bound, it no longer holds the log: once it drains it is further behind than the
+    // keep window, so it gets a fresh snapshot.
+    clock.advance(REMOTE_STALL_MS);
     slow.fakeBacklog = 0;
     aSlow.drained();
     await until('resync', () => slow.events.some((e) => e.type === 'snapshot' && e.reason === 'resync'));
@@ -199,6 +213,78 @@ describe('session', { timeout: 30_000 }, () => {
     if (resync?.type !== 'snapshot') throw new Error('no resync');
     const t = await replay(resync.snapshot.data, resync.snapshot.cols, resync.snapshot.rows);
     expect(screenLines(t).join('\n')).toContain('END');
+  });
+
+  it('a remote viewer stuck for a moment catches up from the log, losing nothing', async () => {
+    const { tap, clock } = setup();
+    clock.stop(); // however long bash takes on a loaded machine, the viewer is stuck only "a moment"
+    const s = registry.create({
+      cwd: '/tmp',
+      command: bash('read _; seq -f "line %g padding padding" 1 15000; echo END; sleep 30'),
+    });
+    const v = new RecordingViewer('phone', 'remote');
+    const a = s.attach(v);
+    await until('snapshot', () => v.events.length > 0);
+    v.fakeBacklog = MAX_VIEWER_BACKLOG_BYTES + 1;
+    a.input(Buffer.from('\r'));
+    await until('END through the pipeline', () => tap.bytes(s.id).toString().includes('END'), 20_000);
+    // ~430 KB went by while it was stuck: more than the keep window, well within what is held for it.
+    expect(v.text()).not.toContain('END');
+    v.fakeBacklog = 0;
+    a.drained();
+    await until('caught up', () => v.text().includes('END'));
+    expect(v.events.filter((e) => e.type === 'snapshot')).toHaveLength(1);
+    const first = v.events[0];
+    if (first?.type !== 'snapshot') throw new Error('no snapshot first');
+    expect(v.bytes()).toEqual(tap.bytes(s.id).subarray(first.snapshot.offset));
+  });
+
+  it('a local viewer that cannot keep up holds the PTY instead of losing output', async () => {
+    const { tap } = setup();
+    const s = registry.create({
+      cwd: '/tmp',
+      command: bash('read _; seq -f "line %g padding padding" 1 15000; echo END; sleep 30'),
+    });
+    const v = new RecordingViewer('terminal', 'local');
+    const a = s.attach(v);
+    await until('snapshot', () => v.events.length > 0);
+    v.fakeBacklog = LOCAL_VIEWER_HOLD_BYTES + 1; // its socket is full
+    const before = tap.bytes(s.id).byteLength;
+    a.input(Buffer.from('\r'));
+    await until('some output', () => tap.bytes(s.id).byteLength > before);
+    // The PTY is paused after that read: the program is blocked on its terminal, nothing more is read, and
+    // everything read was handed to the viewer.
+    await new Promise((r) => setTimeout(r, 300));
+    const read = tap.bytes(s.id).byteLength;
+    expect(tap.bytes(s.id).toString()).not.toContain('END');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(tap.bytes(s.id).byteLength).toBe(read);
+    expect(v.bytes().byteLength).toBe(
+      read - (v.events[0] as { snapshot: { offset: number } }).snapshot.offset,
+    );
+    v.fakeBacklog = 0;
+    a.drained();
+    await until('END', () => v.text().includes('END'), 20_000);
+    const first = v.events[0];
+    if (first?.type !== 'snapshot') throw new Error('no snapshot first');
+    expect(v.bytes()).toEqual(tap.bytes(s.id).subarray(first.snapshot.offset));
+  });
+
+  it('writes a paste larger than the terminal takes at once, in order, as the program reads it', async () => {
+    setup();
+    const s = registry.create({ cwd: '/tmp', command: bash('stty raw -echo; echo ready; exec cat') });
+    const v = new RecordingViewer('v');
+    const a = s.attach(v);
+    await until('ready', () => v.text().includes('ready') || v.events.some((e) => e.type === 'snapshot'));
+    await new Promise((r) => setTimeout(r, 100));
+    const before = v.bytes().byteLength;
+    // 60 KB in one input: the pty's input queue takes ~4 KiB at a time, the rest is retried in order.
+    const paste = Buffer.from(
+      Array.from({ length: 6000 }, (_, i) => `${String(i).padStart(9, '0')}.`).join(''),
+    );
+    a.input(paste);
+    await until('the whole paste echoed', () => v.bytes().byteLength - before >= paste.byteLength, 20_000);
+    expect(v.bytes().subarray(before)).toEqual(paste);
   });
 
   it('keeps an exited session listed with its exit code until killed', async () => {

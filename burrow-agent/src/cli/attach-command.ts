@@ -1,7 +1,8 @@
 /**
  * `burrow attach <session>`: the local terminal becomes a viewer of the session. Raw mode; size follows the
  * local terminal (SIGWINCH) and attaching takes the size (last attach wins); focus reports (DECSET 1004) and
- * typing are forwarded as presence; Ctrl-B d detaches; the terminal is restored on every way out.
+ * typing are forwarded as presence; Ctrl-B d detaches; the terminal is restored on every way out. The output
+ * is byte-exact: a terminal that cannot keep up slows the program instead of losing bytes.
  */
 
 import { AttachInputFilter, DEFAULT_DETACH_KEY, type DetachKey } from './attach-input.js';
@@ -42,6 +43,7 @@ export async function runAttach(
   // Names come from the daemon, which may have them from a phone: shown, never interpreted (printable.ts).
   let sessionName = printable(ref, 64);
   let hinted = false;
+  let paused = false;
 
   return new Promise<number>((resolve) => {
     let done = false;
@@ -88,7 +90,16 @@ export async function runAttach(
             stdout.write(`\x1bc${data}${FOCUS_REPORTS_ON}`);
           },
           output: (_offset, data) => {
-            stdout.write(data);
+            // Backpressure all the way to the program: a terminal slower than the program pauses our reading,
+            // which fills the daemon's socket, which holds the PTY. Nothing is dropped on the way.
+            if (!stdout.write(data) && !paused) {
+              paused = true;
+              client.pauseStream();
+              stdout.once('drain', () => {
+                paused = false;
+                client.resumeStream();
+              });
+            }
           },
           event: (e) => {
             if (e.event === 'exit') {

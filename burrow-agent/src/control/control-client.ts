@@ -206,6 +206,19 @@ export class ControlClient {
     if (!this.socket.destroyed) this.socket.write(encodeFrame(FrameType.Input, data));
   }
 
+  /**
+   * Stops reading the daemon's stream (the local terminal is behind): the daemon's socket fills, and the
+   * session holds its PTY until `resumeStream` (viewer.ts: local viewers are lossless). Frames already read
+   * are still delivered.
+   */
+  pauseStream(): void {
+    this.socket.pause();
+  }
+
+  resumeStream(): void {
+    this.socket.resume();
+  }
+
   close(): void {
     this.socket.end();
   }

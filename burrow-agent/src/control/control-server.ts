@@ -47,6 +47,8 @@ import {
 
 /** Most simultaneous control connections (each attach is one). */
 export const MAX_CONTROL_CONNECTIONS = 64;
+/** Largest output frame sent to `burrow attach` (PTY reads are gathered up to this). */
+export const LOCAL_OUTPUT_EVENT_BYTES = 128 * 1024;
 
 export class DaemonRunningError extends Error {
   override readonly name = 'DaemonRunningError';
@@ -323,6 +325,8 @@ class Connection {
     const sink: ViewerSink = {
       id: this.nextViewerId(),
       kind: 'local',
+      maxOutputBytes: LOCAL_OUTPUT_EVENT_BYTES,
+      // Lossless (viewer.ts): what the socket has not written yet holds the PTY once it passes the bound.
       backlog: () => socket.writableLength,
       deliver: (e) => (pending === null ? send(e) : pending.push(e)),
       close: (reason) => {

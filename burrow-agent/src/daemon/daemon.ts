@@ -15,6 +15,7 @@ import { assertNoDaemonOn, ControlServer } from '../control/control-server.js';
 import { loadOrCreateControlToken } from '../control/control-token.js';
 import type { PushReason } from '../push/push-payload.js';
 import { RemoteService } from '../remote/remote-service.js';
+import { setScreenWorkerLog } from '../screen/worker-screen-host.js';
 import type { Logger } from '../session/activity.js';
 import { SessionRegistry } from '../session/session-registry.js';
 import { type BurrowState, openSettingsStore, openStateStore } from '../state/burrow-state.js';
@@ -72,6 +73,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
   const socketPath = controlSocketPath(opts.stateDir);
   // Before the attention host reads (and may later write) attention.json: it belongs to a running daemon.
   await assertNoDaemonOn(socketPath);
+  setScreenWorkerLog((message) => opts.log('error', message));
   const registry = new SessionRegistry({
     now,
     env: opts.env,

@@ -9,7 +9,7 @@ import { type BurrowMessage, encodeBurrowMessage, encodeClientMessage } from '@b
 import { afterEach, describe, expect, it } from 'vitest';
 import { QUIET_PUBLIC_STATE } from '../attention-host/public-state.js';
 import { SessionRegistry } from '../session/session-registry.js';
-import { MAX_VIEWER_BACKLOG_BYTES } from '../viewer/viewer.js';
+import { MAX_VIEWER_BACKLOG_BYTES, REMOTE_STALL_MS } from '../viewer/viewer.js';
 import { ApiConnection, DRAIN_POLL_MS, DRAINED_BELOW_BYTES } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 
@@ -29,9 +29,14 @@ afterEach(async () => {
   for (const r of registries.splice(0)) await r.killAll();
 });
 
+/** Wall time, plus whatever a test skips ahead (the session's stall bound runs on the registry's clock). */
+let skipped = 0;
+const clock = () => Date.now() + skipped;
+
 function connection() {
+  skipped = 0;
   const registry = new SessionRegistry({
-    now: Date.now,
+    now: clock,
     env: process.env,
     defaultShell: '/bin/sh',
     log: () => {},
@@ -153,7 +158,10 @@ describe('ApiConnection drain (slow viewer)', () => {
     const fed = text(c.sent).length;
     expect(fed).toBeLessThan(MAX_VIEWER_BACKLOG_BYTES + 256 * 1024);
     expect(text(c.sent)).not.toContain('ALLDONE');
-    // The phone reads again and acknowledges everything it was sent: resynced to the current screen.
+    // It stays silent past REMOTE_STALL_MS, so the session no longer keeps what was printed meanwhile for it
+    // (a phone back within that time is caught up from the session's log instead). It reads again and
+    // acknowledges everything it was sent: resynced to the current screen.
+    skipped += REMOTE_STALL_MS;
     c.api.receive(frame({ type: 'ack', received: c.link.sentBytes }));
     await until(
       () => c.sent.some((m) => m.type === 'resync' || (m.type === 'output' && text([m]).includes('ALLDONE'))),

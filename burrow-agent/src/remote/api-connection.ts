@@ -12,10 +12,13 @@ import {
   CloseCode,
   decodeClientMessage,
   ErrorCode,
+  MAX_NOISE_PLAINTEXT_BYTES,
+  MAX_SESSION_ID_CHARS,
   PROTOCOL_VERSION,
   ProtocolError,
   type SessionEntry,
 } from '@burrow/protocol';
+import type { SessionActivity } from '../session/activity.js';
 import type { Session } from '../session/session.js';
 import { NotFoundError, type SessionRegistry } from '../session/session-registry.js';
 import type { Attachment, ViewerEvent, ViewerSink } from '../viewer/viewer.js';
@@ -30,8 +33,21 @@ export const AGENT_VERSION = '0.1.0';
  * time (the full-chain bench found 50 ms capping throughput). A backed-up check is one property read.
  */
 export const DRAIN_POLL_MS = 5;
+/**
+ * Output bytes per `output` message: the most that keeps the whole frame (kind, session id, offset: at most
+ * 10 + MAX_SESSION_ID_CHARS bytes, protocol frame.ts) inside one Noise transport message, so the session's
+ * gathered reads go out as one sealed message each (issue 14: ~49,000 messages for 205 MB before).
+ */
+export const MAX_OUTPUT_EVENT_BYTES = MAX_NOISE_PLAINTEXT_BYTES - (10 + MAX_SESSION_ID_CHARS);
 /** Below this backlog (bytes) viewers that fell behind are caught up again (resumed or resynced). */
 export const DRAINED_BELOW_BYTES = 256 * 1024;
+/** Session activity that can change a directory entry (status, size, presence in the list). */
+const DIRECTORY_ACTIVITIES: ReadonlySet<SessionActivity['type']> = new Set([
+  'spawn',
+  'exit',
+  'remove',
+  'resize',
+]);
 /** How often the directory is re-checked for changes no event announces (output activity, exit codes). */
 export const DIRECTORY_REFRESH_MS = 2_000;
 /**
@@ -79,6 +95,7 @@ export class ApiConnection {
   #sent = new Map<string, SentEntry>();
   #unsubscribe: (() => void)[] = [];
   #refresh: NodeJS.Timeout | null = null;
+  #diffSoon: NodeJS.Immediate | null = null;
   #drainPoll: NodeJS.Timeout | null = null;
   readonly #silence: NodeJS.Timeout;
   /** R-FLOW-1: whole-frame bytes sent to this phone, and the phone's last `ack` of them. */
@@ -141,6 +158,7 @@ export class ApiConnection {
     this.#attached.clear();
     for (const u of this.#unsubscribe) u();
     if (this.#refresh) clearInterval(this.#refresh);
+    if (this.#diffSoon) clearImmediate(this.#diffSoon);
     if (this.#drainPoll) clearInterval(this.#drainPoll);
     this.#o.attention.viewerGone(this.#o.viewerId);
   }
@@ -182,8 +200,14 @@ export class ApiConnection {
       // R-B-BUILD-1: Pocket learns, from its own computer and over Noise, which build of its code to trust.
       if (m.viewer === 'pocket')
         this.#send({ type: 'pocket-build', files: this.#o.pocketBuild ? [...this.#o.pocketBuild] : null });
-      this.#unsubscribe.push(this.#o.registry.subscribe(() => this.#diffDirectory()));
-      this.#unsubscribe.push(this.#o.attention.onChange(() => this.#diffDirectory()));
+      // Only activity that can change an entry (issue 14: a keystroke's `input` activity used to re-diff the
+      // whole directory on its way to the PTY); typing that changes attention state arrives via onChange.
+      this.#unsubscribe.push(
+        this.#o.registry.subscribe((a) => {
+          if (DIRECTORY_ACTIVITIES.has(a.type)) this.#scheduleDiff();
+        }),
+      );
+      this.#unsubscribe.push(this.#o.attention.onChange(() => this.#scheduleDiff()));
       this.#refresh = setInterval(() => this.#diffDirectory(true), DIRECTORY_REFRESH_MS);
       this.#refresh.unref();
       return;
@@ -204,6 +228,8 @@ export class ApiConnection {
           return;
         }
         this.#ackedBytes = m.received;
+        // The phone took a window's worth in: wake viewers waiting on it now rather than at the next poll.
+        if (this.#drainPoll && this.#backlog() < DRAINED_BELOW_BYTES) this.#drainedNow();
         return;
       case 'attach':
         this.#attach(registry.get(m.session), m.rid, m.cols, m.rows, m.resumeFrom);
@@ -215,17 +241,29 @@ export class ApiConnection {
         return;
       }
       case 'history': {
-        const s = registry.get(m.session);
-        const page = s.history(m.beforeLine, m.maxLines);
-        return this.#send({
-          type: 'history-page',
-          rid: m.rid,
-          session: m.session,
-          firstLine: page.first,
-          endLine: page.first + page.lines.length,
-          hasOlder: page.first > 0,
-          data: page.lines.join('\r\n'),
-        });
+        const { rid, session } = m;
+        registry
+          .get(session)
+          .history(m.beforeLine, m.maxLines)
+          .then(
+            (page) =>
+              this.#send({
+                type: 'history-page',
+                rid,
+                session,
+                firstLine: page.first,
+                endLine: page.first + page.lines.length,
+                hasOlder: page.first > 0,
+                data: page.lines.join('\r\n'),
+              }),
+            (e: Error) =>
+              this.#error(
+                rid,
+                e instanceof RangeError ? ErrorCode.BAD_REQUEST : ErrorCode.INTERNAL,
+                e.message,
+              ),
+          );
+        return;
       }
       case 'resize':
       case 'fit':
@@ -379,6 +417,8 @@ export class ApiConnection {
     const sink: ViewerSink = {
       id: `${this.#o.viewerId}.${session.id}`,
       kind: 'remote',
+      // One output frame per Noise message: never fragmented.
+      maxOutputBytes: MAX_OUTPUT_EVENT_BYTES,
       // The session asks before each delivery; a high answer is when it may mark this viewer behind, so the
       // drain watch starts here — not only after an output send (the shared link can fill from elsewhere).
       backlog: () => {
@@ -458,7 +498,7 @@ export class ApiConnection {
           cause: 'resize',
         });
       case 'exit':
-        this.#diffDirectory();
+        this.#scheduleDiff();
         return;
     }
   }
@@ -472,12 +512,15 @@ export class ApiConnection {
   #watchDrain(): void {
     if (this.#drainPoll || this.#backlog() < DRAINED_BELOW_BYTES) return;
     this.#drainPoll = setInterval(() => {
-      if (this.#backlog() >= DRAINED_BELOW_BYTES) return;
-      if (this.#drainPoll) clearInterval(this.#drainPoll);
-      this.#drainPoll = null;
-      for (const a of this.#attached.values()) a.attachment.drained();
+      if (this.#backlog() < DRAINED_BELOW_BYTES) this.#drainedNow();
     }, DRAIN_POLL_MS);
     this.#drainPoll.unref();
+  }
+
+  #drainedNow(): void {
+    if (this.#drainPoll) clearInterval(this.#drainPoll);
+    this.#drainPoll = null;
+    for (const a of this.#attached.values()) a.attachment.drained();
   }
 
   /**
@@ -516,6 +559,18 @@ export class ApiConnection {
    * put an extra encrypt-and-send in front of every echoed keystroke. The periodic refresh
    * (`withActivity`) carries that drift to the phone at most DIRECTORY_REFRESH_MS late.
    */
+  /**
+   * One diff for everything that changed in this turn of the event loop (a spawn's activity fires before the
+   * session is listed; an exit fires several changes at once), after the I/O that caused it.
+   */
+  #scheduleDiff() {
+    if (this.#diffSoon || this.#closed) return;
+    this.#diffSoon = setImmediate(() => {
+      this.#diffSoon = null;
+      this.#diffDirectory();
+    });
+  }
+
   #diffDirectory(withActivity = false) {
     if (this.#closed || !this.#helloed) return;
     const next = new Map<string, SentEntry>();

@@ -14,6 +14,7 @@ import type { IMarker, Terminal as XTerminal } from '@xterm/headless';
 import xtermHeadless from '@xterm/headless';
 import { LineHistory } from './line-history.js';
 import { lineText } from './line-text.js';
+import { latin1, plainLines, plainTextState } from './plain-text.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
 
 const { Terminal } = xtermHeadless;
@@ -27,6 +28,11 @@ export const LIVE_SCROLLBACK_LINES = 300;
  */
 export const HISTORY_SLACK_LINES = 100;
 export { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
+/** Chunks shorter than this always go through xterm whole (a plain-text skip needs a buffer's worth of rows). */
+export const PLAIN_SKIP_MIN_BYTES = 16 * 1024;
+/** Most bytes of queued chunks joined into one (see pump). */
+export const PLAIN_SKIP_MERGE_BYTES = 1024 * 1024;
+const LF = 0x0a;
 
 export interface ScreenSnapshot {
   /** Escape-sequence string that reproduces the screen, scrollback and modes on a fresh terminal. */
@@ -56,19 +62,41 @@ export class ScreenModel {
    * string: serialize builds a rope of thousands of small strings that costs several times its length.
    */
   private frozen: Uint8Array | null = null;
+  /** The size callers asked for (reported at once); `termSize` is the terminal's, which follows in order. */
   private size: { cols: number; rows: number };
+  private termSize: { cols: number; rows: number };
   readonly history = new LineHistory();
   /** Marker on the first normal-buffer line not yet copied to history; undefined = buffer line 0. */
   private frontier: IMarker | undefined;
   /** Offset of the end of all bytes handed to `write` so far. */
   private written = 0;
-  /** Offset of the end of all bytes xterm has finished parsing. */
+  /** Offset of the end of the bytes given to xterm (or skipped past it). */
+  private handed = 0;
+  /** Offset of the end of all bytes xterm has finished parsing (or skipped past it). */
   private parsed = 0;
+  /**
+   * What waits for xterm to finish what it has, in stream order: chunks of bytes, and steps (a resize, a
+   * whenParsed answer) that must happen exactly between them. xterm gets the next only once it is idle, so a
+   * chunk always meets the terminal state everything before it left (skipPlainFlood reads that state).
+   */
+  private readonly queue: Array<Uint8Array | (() => void)> = [];
   private disposed = false;
+  /** term.write calls whose callback has not run: xterm's state is current only at 0. */
+  private inFlight = 0;
+  private readonly skipFloods: boolean;
+  private skipped = 0;
 
-  constructor(cols: number, rows: number) {
+  /** `offset`: the stream offset of the first byte this model will see (0 for a model made at spawn). */
+  constructor(cols: number, rows: number, offset = 0, options: { skipPlainFloods?: boolean } = {}) {
     checkSize(cols, rows);
+    if (!Number.isSafeInteger(offset) || offset < 0)
+      throw new RangeError('offset must be a non-negative integer');
     this.size = { cols, rows };
+    this.termSize = { cols, rows };
+    this.skipFloods = options.skipPlainFloods ?? true;
+    this.written = offset;
+    this.handed = offset;
+    this.parsed = offset;
     this.live = this.makeTerminal();
   }
 
@@ -78,6 +106,11 @@ export class ScreenModel {
 
   get rows(): number {
     return this.size.rows;
+  }
+
+  /** Bytes that went straight to history without xterm parsing them (skipPlainFlood); for benches and tests. */
+  get skippedBytes(): number {
+    return this.skipped;
   }
 
   /** True while the model is parked as a string (see `hibernate`). */
@@ -90,11 +123,49 @@ export class ScreenModel {
     return this.written - this.parsed;
   }
 
-  /** Feeds PTY bytes, in stream order. Split so no write scrolls past the harvest slack. */
+  /**
+   * Feeds PTY bytes, in stream order; the model keeps `chunk` until parsed (do not reuse it). Split so no
+   * write scrolls past the harvest slack.
+   */
   write(chunk: Uint8Array): void {
-    if (this.disposed) return;
+    if (this.disposed || chunk.byteLength === 0) return;
+    this.written += chunk.byteLength;
+    this.queue.push(chunk);
+    this.pump();
+  }
+
+  /** Hands queued chunks and steps to xterm while it is idle. */
+  private pump(): void {
+    while (this.inFlight === 0 && this.queue.length > 0 && !this.disposed) {
+      const item = this.queue.shift()!;
+      if (typeof item === 'function') {
+        item();
+        continue;
+      }
+      // Chunks that piled up while xterm was busy go on as one: a plain-text skip then parses one buffer's
+      // worth of rows per pile instead of per 64 KiB batch.
+      let chunk = item;
+      if (this.skipFloods && this.queue.length > 0 && typeof this.queue[0] !== 'function') {
+        const parts = [item];
+        let bytes = item.byteLength;
+        while (
+          bytes < PLAIN_SKIP_MERGE_BYTES &&
+          this.queue.length > 0 &&
+          typeof this.queue[0] !== 'function'
+        ) {
+          const next = this.queue.shift() as Uint8Array;
+          parts.push(next);
+          bytes += next.byteLength;
+        }
+        chunk = Buffer.concat(parts, bytes);
+      }
+      if (!this.skipPlainFlood(chunk)) this.writeSplit(chunk);
+    }
+  }
+
+  private writeSplit(chunk: Uint8Array): void {
     const maxLines = HISTORY_SLACK_LINES / 2;
-    const maxBytes = maxLines * this.size.cols;
+    const maxBytes = maxLines * this.termSize.cols;
     if (chunk.byteLength <= maxLines) {
       // Too short to scroll past the slack whatever it holds (a PTY read is usually ≤ 4 KiB).
       this.writePiece(chunk);
@@ -120,28 +191,91 @@ export class ScreenModel {
 
   private writePiece(piece: Uint8Array): void {
     const { term } = this.wake();
-    this.written += piece.byteLength;
-    const upTo = this.written;
+    this.handed += piece.byteLength;
+    const upTo = this.handed;
+    this.inFlight++;
     term.write(piece, () => {
+      this.inFlight--;
       this.parsed = upTo;
       this.harvest();
+      this.pump();
     });
+  }
+
+  /**
+   * A flood of plain text (printable ASCII lines, CR LF: `cat` of a log, base64, `seq`) scrolls almost all of
+   * itself straight through the screen into history, where only each row's text is kept. When the terminal is
+   * in a state where plain text can only do that — normal screen, cursor at the start of a blank bottom row,
+   * whole-screen scroll region, wraparound on, no insert or origin mode, default charset and attributes — the
+   * rows that would leave xterm before the chunk ends are cut into rows here and go to history directly; xterm
+   * parses only the last screenful plus scrollback. History, screen, scrollback and modes come out exactly as
+   * if xterm had parsed it all (screen-model.property.test.ts), for a fraction of the CPU (issue 14: parsing
+   * every byte was most of the daemon's cost per MB). Anything else, or xterm still busy: false, parse it all.
+   */
+  private skipPlainFlood(chunk: Uint8Array): boolean {
+    const live = this.live;
+    if (!this.skipFloods || live === null || chunk.byteLength < PLAIN_SKIP_MIN_BYTES || this.inFlight > 0)
+      return false;
+    const { term } = live;
+    const { cols, rows } = this.termSize;
+    if (chunk[0] === LF) {
+      // The CR of this LF ended the last chunk: xterm takes the LF, then the rest is looked at again.
+      if (plainLines(chunk.subarray(1)) === null) return false;
+      return this.handOverHead(chunk, 1);
+    }
+    const lines = plainLines(chunk);
+    if (lines === null) return false;
+    if (!plainTextState(term, rows)) {
+      // A batch boundary cut a line: xterm finishes it, then the rest starts at a line boundary.
+      if (term.buffer.active.cursorX === 0 || lines.count === 0) return false;
+      return this.handOverHead(chunk, lines.starts[1]!);
+    }
+    const keep = LIVE_SCROLLBACK_LINES + HISTORY_SLACK_LINES + rows;
+    const rowsOf = (i: number) => Math.max(1, Math.ceil((lines.ends[i]! - lines.starts[i]!) / cols));
+    // Complete lines from the end until they fill xterm's whole buffer: everything before them would be gone.
+    let tail = lines.count;
+    let tailRows = 0;
+    while (tail > 0 && tailRows < keep) tailRows += rowsOf(--tail);
+    if (tailRows < keep || tail === 0) return false;
+    // Rows already in xterm above the cursor leave it while the tail scrolls in: history takes them first.
+    this.harvest(true);
+    for (let i = 0; i < tail; i++) {
+      const start = lines.starts[i]!;
+      const end = lines.ends[i]!;
+      if (start === end) this.history.push('');
+      for (let at = start; at < end; at += cols) {
+        this.history.push(latin1(chunk, at, Math.min(end, at + cols)));
+      }
+    }
+    const skipped = lines.starts[tail]!;
+    this.handed += skipped;
+    this.parsed += skipped;
+    this.skipped += skipped;
+    this.writeSplit(chunk.subarray(skipped));
+    return true;
+  }
+
+  /** xterm parses `chunk[0, at)`; the rest goes back to the front of the queue, to be looked at once it has. */
+  private handOverHead(chunk: Uint8Array, at: number): boolean {
+    if (chunk.byteLength - at < PLAIN_SKIP_MIN_BYTES) return false;
+    this.queue.unshift(chunk.subarray(at));
+    this.writeSplit(chunk.subarray(0, at));
+    return true;
   }
 
   /** Resolves once every byte written so far is parsed; `then` runs at exactly that point in the stream. */
   whenParsed<T>(then: (offset: number) => T): Promise<T> {
     const at = this.written;
-    // Parked: nothing is pending, so `then` runs now, before any later write can wake the model.
-    if (this.live === null) return new Promise((resolve) => resolve(then(at)));
-    const { term } = this.live;
+    if (this.disposed) return Promise.reject(new Error('the screen model was disposed'));
     return new Promise((resolve, reject) => {
-      term.write('', () => {
+      this.queue.push(() => {
         try {
           resolve(then(at));
         } catch (err) {
           reject(err);
         }
       });
+      this.pump();
     });
   }
 
@@ -152,19 +286,25 @@ export class ScreenModel {
         this.frozen !== null
           ? Buffer.from(this.frozen.buffer, this.frozen.byteOffset, this.frozen.byteLength).toString('utf8')
           : this.live!.serializer.serialize({ scrollback: LIVE_SCROLLBACK_LINES }),
-      cols: this.size.cols,
-      rows: this.size.rows,
+      cols: this.termSize.cols,
+      rows: this.termSize.rows,
       offset,
       historyEnd: this.history.endLine,
     }));
   }
 
+  /** Takes effect after every byte written before it (xterm's own resize would jump the queue). */
   resize(cols: number, rows: number): void {
     checkSize(cols, rows);
     if (cols === this.size.cols && rows === this.size.rows) return;
-    const { term } = this.wake();
     this.size = { cols, rows };
-    term.resize(cols, rows);
+    this.queue.push(() => {
+      if (cols === this.termSize.cols && rows === this.termSize.rows) return;
+      const { term } = this.wake();
+      this.termSize = { cols, rows };
+      term.resize(cols, rows);
+    });
+    this.pump();
   }
 
   /**
@@ -193,6 +333,7 @@ export class ScreenModel {
 
   dispose(): void {
     this.disposed = true;
+    this.queue.length = 0;
     this.frontier?.dispose();
     this.live?.term.dispose();
     this.live = null;
@@ -201,8 +342,8 @@ export class ScreenModel {
 
   private makeTerminal(): { term: XTerminal; serializer: InstanceType<typeof SerializeAddon> } {
     const term = new Terminal({
-      cols: this.size.cols,
-      rows: this.size.rows,
+      cols: this.termSize.cols,
+      rows: this.termSize.rows,
       scrollback: LIVE_SCROLLBACK_LINES + HISTORY_SLACK_LINES,
       allowProposedApi: true,
     });
@@ -217,15 +358,24 @@ export class ScreenModel {
     const live = this.makeTerminal();
     // The parked string holds exactly the lines not yet in history (live scrollback + screen), so the fresh
     // terminal's line 0 is the harvest frontier; the replay is queued before any new bytes.
-    if (this.frozen !== null) live.term.write(this.frozen);
+    if (this.frozen !== null) {
+      this.inFlight++;
+      live.term.write(this.frozen, () => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
     this.frozen = null;
     this.frontier = undefined;
     this.live = live;
     return live;
   }
 
-  /** Copies normal-buffer lines older than the live window into history. */
-  private harvest(): void {
+  /**
+   * Copies normal-buffer lines older than the live window into history; `aboveCursor`: every line above the
+   * cursor's (skipPlainFlood, whose tail pushes them all out of xterm).
+   */
+  private harvest(aboveCursor = false): void {
     if (this.live === null) return;
     const { term } = this.live;
     const buf = term.buffer.normal;
@@ -242,7 +392,7 @@ export class ScreenModel {
         from = this.frontier.line;
       }
     }
-    const until = buf.baseY - LIVE_SCROLLBACK_LINES;
+    const until = aboveCursor ? buf.baseY + buf.cursorY : buf.baseY - LIVE_SCROLLBACK_LINES;
     if (until <= from) return;
     for (let i = from; i < until; i++) {
       const line = buf.getLine(i);

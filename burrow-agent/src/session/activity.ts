@@ -65,6 +65,7 @@ export type ActivityListener = (activity: SessionActivity) => void;
  * generation so a stage can retire per-generation state (a half-read sequence must not splice across).
  */
 export interface OutputTap {
+  /** `chunk` is a view of the PTY reader's buffer, valid only during the call: copy what you keep. */
   output(sessionId: string, chunk: Uint8Array, offset: number): void;
   spawn?(sessionId: string, generation: PtyGeneration): void;
   exit?(sessionId: string): void;

@@ -4,6 +4,7 @@
  */
 
 import { statSync } from 'node:fs';
+import type { ScreenHostFactory } from '../screen/screen-host.js';
 import { defaultIntegrationDir } from '../shell-integration/index.js';
 import type { ActivityListener, Logger, OutputTap, SessionActivity } from './activity.js';
 import { Session, type SessionInfo } from './session.js';
@@ -38,6 +39,8 @@ export interface RegistryOptions {
   readonly log: Logger;
   /** Shell-integration scripts; undefined uses the shipped ones, null launches every shell unchanged. */
   readonly integrationDir?: string | null | undefined;
+  /** Where sessions' screen models run (session.ts); the shared screen worker when absent. */
+  readonly screen?: ScreenHostFactory | undefined;
 }
 
 /** Most list-change listeners at once (the daemon's session roster; tests add a few). */
@@ -149,6 +152,7 @@ export class SessionRegistry {
       log: this.opts.log,
       integrationDir:
         this.opts.integrationDir === undefined ? defaultIntegrationDir() : this.opts.integrationDir,
+      ...(this.opts.screen !== undefined ? { screen: this.opts.screen } : {}),
     });
     this.sessions.set(id, session);
     this.listChanged();

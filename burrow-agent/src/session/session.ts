@@ -1,25 +1,50 @@
 /**
- * One PTY and everything that watches it. Every output chunk goes through one pipeline, in stream order:
- * PTY bytes → output ring → taps (parser → attention engine) → screen model → viewers (DESIGN §6).
+ * One PTY and everything that watches it. Every output chunk goes through one pipeline, in stream order
+ * (DESIGN §6): PTY read → output log → taps (parser → attention engine) → screen model (handed over, parsed
+ * elsewhere: it never holds the read up) → viewers, in events gathered up to each viewer's message size and
+ * sent within OUTPUT_FLUSH_MS.
+ *
+ * The PTY is paused (the program blocks on its next write, as on any terminal) while the screen model is more
+ * than MAX_MODEL_BACKLOG_BYTES behind, while a local `burrow attach` is slower than the program (local viewers
+ * are lossless), and for at most REMOTE_HOLD_MS while a phone drains a full window (viewer.ts).
  */
-import * as pty from 'node-pty';
-import { checkSize, ScreenModel, type ScreenSnapshot } from '../screen/screen-model.js';
+import { performance } from 'node:perf_hooks';
+import type { HistoryPage, ScreenHost, ScreenHostFactory } from '../screen/screen-host.js';
+import { checkSize, type ScreenSnapshot } from '../screen/screen-model.js';
+import { WorkerScreenHost } from '../screen/worker-screen-host.js';
 import { createShellNonce, shellIntegrationLaunch } from '../shell-integration/index.js';
 import {
   type Attachment,
+  DEFAULT_OUTPUT_EVENT_BYTES,
+  LOCAL_VIEWER_HOLD_BYTES,
   MAX_VIEWER_BACKLOG_BYTES,
   MAX_VIEWERS_PER_SESSION,
+  OUTPUT_FLUSH_MS,
   type Presence,
+  REMOTE_HOLD_MS,
+  REMOTE_STALL_MS,
   type ViewerCloseReason,
+  type ViewerEvent,
   type ViewerSink,
 } from '../viewer/viewer.js';
 import type { ActivityListener, Logger, OutputTap, SessionActivity } from './activity.js';
-import { OutputRing } from './output-ring.js';
+import { OutputLog } from './output-log.js';
+import { PtyProcess } from './pty-process.js';
 import { ConflictError } from './session-errors.js';
 
-/** Recent raw output kept for resume; a viewer further behind than this is resynced from a snapshot. */
-export const OUTPUT_RING_BYTES = 256 * 1024;
-/** Unparsed bytes the screen model may queue before the PTY is paused (local backpressure, never a viewer's). */
+/** Recent raw output always kept for resume; a viewer further behind than this may get a snapshot instead. */
+export const OUTPUT_KEEP_BYTES = 256 * 1024;
+/**
+ * Most output kept for viewers that are behind (a phone catching up, a snapshot in flight); past it the
+ * slowest is resynced. Held only while someone needs it.
+ */
+export const OUTPUT_MAX_RETAINED_BYTES = 8 * 1024 * 1024;
+/** Allocation unit of the output log (the log holds at most two blocks beyond what it must keep). */
+export const OUTPUT_BLOCK_BYTES = 32 * 1024;
+/**
+ * Unparsed bytes the screen model may lag behind before the PTY is paused (local backpressure, never a
+ * viewer's). Below OUTPUT_MAX_RETAINED_BYTES, so the bytes after a snapshot's offset are always still held.
+ */
 export const MAX_MODEL_BACKLOG_BYTES = 4 * 1024 * 1024;
 /** Longest single input write accepted from a viewer. */
 export const MAX_INPUT_BYTES = 64 * 1024;
@@ -42,6 +67,8 @@ export interface SessionSpawnOptions {
   readonly log: Logger;
   /** Shell-integration scripts directory; null runs every command exactly as given. */
   readonly integrationDir: string | null;
+  /** Where the screen model runs; the screen worker by default. */
+  readonly screen?: ScreenHostFactory;
 }
 
 export interface SessionInfo {
@@ -63,13 +90,23 @@ export interface SessionInfo {
   readonly diedWithDaemon?: boolean;
 }
 
-type ViewerState = 'pending' | 'live' | 'behind';
+/**
+ * pending: waiting for its snapshot (output from `offset` is held for it); live: fed as output arrives;
+ * waiting: a remote viewer over its backlog bound since `since` (opts.now; held for until REMOTE_STALL_MS); behind: a
+ * remote viewer that stayed stuck, no longer held for — it catches up if it can, else is resynced.
+ */
+type ViewerState = 'pending' | 'live' | 'waiting' | 'behind';
 
 interface ViewerEntry {
   readonly sink: ViewerSink;
+  /** The sink's maxOutputBytes. */
+  readonly maxOutput: number;
   state: ViewerState;
   /** Offset of the next byte this viewer should receive. */
   offset: number;
+  since: number;
+  /** While a waiting remote viewer holds the PTY: ends the hold after REMOTE_HOLD_MS. */
+  holdTimer: NodeJS.Timeout | undefined;
   exitSent: boolean;
 }
 
@@ -80,17 +117,22 @@ export class Session {
   /** Starts as the spawn directory; the attention host keeps it current from OSC 7 / OSC 9;9. */
   cwd: string;
   readonly createdAt: number;
-  private readonly proc: pty.IPty;
-  private readonly ring = new OutputRing(OUTPUT_RING_BYTES);
-  private readonly model: ScreenModel;
+  private readonly pty: PtyProcess;
+  private readonly log: OutputLog;
+  private readonly screen: ScreenHost;
   private readonly viewers = new Map<string, ViewerEntry>();
   private exit: { code: number | null; signal: number | null } | null = null;
   private lastOutputAt: number | null = null;
-  /** True once the model parsed everything before the exit: viewers may now be told. */
-  private exitFlushed = false;
-  private paused = false;
+  /** Why the PTY is paused: 'model', or the id of a viewer whose transport is full (viewer.ts). */
+  private readonly holds = new Set<string>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
+  private lastReadAt = Number.NEGATIVE_INFINITY;
+  /** A viewer typed since the last flush: what the PTY says next is (likely) its echo, sent at once. */
+  private typed = false;
   private killTimer: NodeJS.Timeout | undefined;
   private readonly exited: Promise<void>;
+  private disposed = false;
 
   constructor(private readonly opts: SessionSpawnOptions) {
     checkSize(opts.cols, opts.rows);
@@ -99,37 +141,50 @@ export class Session {
     this.command = opts.command;
     this.cwd = opts.cwd;
     this.createdAt = opts.now();
-    this.model = new ScreenModel(opts.cols, opts.rows);
+    this.log = new OutputLog({
+      blockBytes: OUTPUT_BLOCK_BYTES,
+      keepBytes: OUTPUT_KEEP_BYTES,
+      maxBytes: OUTPUT_MAX_RETAINED_BYTES,
+      floor: () => this.retainFloor(),
+    });
+    this.screen = (opts.screen ?? ((o) => new WorkerScreenHost(o)))({
+      cols: opts.cols,
+      rows: opts.rows,
+      onProgress: () => this.modelProgress(),
+    });
     const env: Record<string, string> = {};
     for (const [k, val] of Object.entries(opts.env)) if (val !== undefined) env[k] = val;
     env.TERM = 'xterm-256color';
     env.COLORTERM = 'truecolor';
     env.BURROW_SESSION = opts.id;
     const launch = integratedLaunch(opts.command, env, opts.integrationDir);
-    // encoding: null → node-pty hands us Buffers of raw bytes, so offsets count bytes exactly.
-    this.proc = pty.spawn(launch.file, [...launch.args], {
-      name: 'xterm-256color',
-      cols: opts.cols,
-      rows: opts.rows,
-      cwd: opts.cwd,
-      env: launch.env,
-      encoding: null,
-    } as pty.IPtyForkOptions);
+    let resolveExited!: () => void;
+    this.exited = new Promise((resolve) => {
+      resolveExited = resolve;
+    });
+    this.pty = new PtyProcess(
+      {
+        file: launch.file,
+        args: launch.args,
+        cwd: opts.cwd,
+        env: launch.env,
+        cols: opts.cols,
+        rows: opts.rows,
+      },
+      {
+        data: (chunk) => this.onOutput(chunk),
+        exit: (code, signal) => {
+          this.onExit(code, signal);
+          resolveExited();
+        },
+      },
+    );
     const generation = { nonce: launch.nonce };
     for (const tap of opts.taps) this.guard(() => tap.spawn?.(this.id, generation));
-    this.exited = new Promise((resolve) => {
-      this.proc.onExit(({ exitCode, signal }) => {
-        this.onExit(exitCode, signal ?? null);
-        resolve();
-      });
-    });
-    this.proc.onData((data: string | Buffer) =>
-      this.onOutput(typeof data === 'string' ? Buffer.from(data) : data),
-    );
     this.emit({
       type: 'spawn',
       sessionId: this.id,
-      pid: this.proc.pid,
+      pid: this.pty.pid,
       command: this.command,
       cols: opts.cols,
       rows: opts.rows,
@@ -155,31 +210,31 @@ export class Session {
       name: this.label,
       command: this.command,
       cwd: this.cwd,
-      pid: this.proc.pid,
+      pid: this.pty.pid,
       createdAt: this.createdAt,
       status: this.exit === null ? 'running' : 'exited',
       exitCode: this.exit?.code ?? null,
       signal: this.exit?.signal ?? null,
-      cols: this.model.cols,
-      rows: this.model.rows,
+      cols: this.screen.cols,
+      rows: this.screen.rows,
       viewers: this.viewers.size,
-      offset: this.ring.endOffset,
+      offset: this.log.endOffset,
       lastOutputAt: this.lastOutputAt,
     };
   }
 
   /** The current screen (exact at its offset). */
   snapshot(): Promise<ScreenSnapshot> {
-    return this.model.snapshot();
+    return this.screen.snapshot();
   }
 
   /** Older plain-text history lines (see LineHistory). */
-  history(before: number, count: number): { first: number; lines: string[] } {
-    return this.model.history.read(before, count);
+  history(before: number, count: number): Promise<HistoryPage> {
+    return this.screen.history(before, count);
   }
 
   /**
-   * Attaches a viewer. With `resumeFrom` still in the ring, it gets exactly the bytes from there on; otherwise
+   * Attaches a viewer. With `resumeFrom` still in the log, it gets exactly the bytes from there on; otherwise
    * a fresh snapshot, then live output. With `size`, the PTY takes that size (last attach wins).
    */
   attach(
@@ -190,8 +245,20 @@ export class Session {
     if (this.viewers.size >= MAX_VIEWERS_PER_SESSION) {
       throw new ConflictError(`session ${this.id} already has ${MAX_VIEWERS_PER_SESSION} viewers`);
     }
+    const maxOutput = sink.maxOutputBytes ?? DEFAULT_OUTPUT_EVENT_BYTES;
+    if (!Number.isSafeInteger(maxOutput) || maxOutput < 1) {
+      throw new RangeError('sink.maxOutputBytes must be a positive integer');
+    }
     if (opts.size !== undefined) checkSize(opts.size.cols, opts.size.rows);
-    const entry: ViewerEntry = { sink, state: 'pending', offset: 0, exitSent: false };
+    const entry: ViewerEntry = {
+      sink,
+      maxOutput,
+      state: 'pending',
+      offset: this.log.endOffset,
+      since: 0,
+      holdTimer: undefined,
+      exitSent: false,
+    };
     this.viewers.set(sink.id, entry);
     this.emit({
       type: 'attach',
@@ -202,7 +269,7 @@ export class Session {
     });
     if (opts.size !== undefined) this.resize(opts.size.cols, opts.size.rows, sink.id);
     const resume = opts.resumeFrom;
-    if (resume !== undefined && resume <= this.ring.endOffset && resume >= this.ring.startOffset) {
+    if (resume !== undefined && resume <= this.log.endOffset && resume >= this.log.startOffset) {
       entry.state = 'live';
       entry.offset = resume;
       this.catchUp(entry);
@@ -223,16 +290,16 @@ export class Session {
     if (data.byteLength > MAX_INPUT_BYTES) throw new RangeError(`input over ${MAX_INPUT_BYTES} bytes`);
     if (this.exit !== null || data.byteLength === 0) return;
     // Listeners hear the input before the PTY does (alert-spec: a keystroke acknowledges before its echo).
-    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     this.emit({
       type: 'input',
       sessionId: this.id,
       viewerId,
       bytes: data.byteLength,
-      data: bytes,
+      data,
       at: this.opts.now(),
     });
-    this.proc.write(bytes as unknown as string);
+    this.typed = true;
+    this.pty.write(data);
   }
 
   /**
@@ -242,16 +309,18 @@ export class Session {
   terminalReply(data: string): void {
     if (this.exit !== null || data.length === 0) return;
     if (data.length > MAX_INPUT_BYTES) throw new RangeError(`terminal reply over ${MAX_INPUT_BYTES} bytes`);
-    this.proc.write(data);
+    this.pty.write(data);
   }
 
   resize(cols: number, rows: number, viewerId: string | null): void {
     checkSize(cols, rows);
-    if (cols === this.model.cols && rows === this.model.rows) return;
+    if (cols === this.screen.cols && rows === this.screen.rows) return;
     // Before the PTY resizes, so the attention engine reads the redraw that follows as noise.
     this.emit({ type: 'resize', sessionId: this.id, viewerId, cols, rows, at: this.opts.now() });
-    if (this.exit === null) this.proc.resize(cols, rows);
-    this.model.resize(cols, rows);
+    // Output read before the resize reaches every viewer before the resize does.
+    this.flush();
+    if (this.exit === null) this.pty.resize(cols, rows);
+    this.screen.resize(cols, rows);
     for (const v of this.viewers.values()) this.safeDeliver(v, { type: 'resize', cols, rows });
   }
 
@@ -264,6 +333,9 @@ export class Session {
     const v = this.viewers.get(viewerId);
     if (v === undefined) return;
     this.viewers.delete(viewerId);
+    clearTimeout(v.holdTimer);
+    this.release(viewerId);
+    this.log.trim();
     this.guard(() => v.sink.close(reason));
     this.emit({ type: 'detach', sessionId: this.id, viewerId, kind: v.sink.kind, at: this.opts.now() });
   }
@@ -275,10 +347,10 @@ export class Session {
    */
   maybeHibernate(now: number): Promise<boolean> {
     const last = this.lastOutputAt ?? this.createdAt;
-    if (this.viewers.size > 0 || this.model.hibernated || now - last < HIBERNATE_AFTER_MS) {
+    if (this.viewers.size > 0 || this.screen.hibernated || now - last < HIBERNATE_AFTER_MS) {
       return Promise.resolve(false);
     }
-    return this.model.hibernate();
+    return this.screen.hibernate();
   }
 
   /** SIGHUP, then SIGKILL after KILL_GRACE_MS; resolves when the process has exited. */
@@ -295,41 +367,40 @@ export class Session {
   dispose(reason: ViewerCloseReason): void {
     for (const id of [...this.viewers.keys()]) this.detach(id, reason);
     clearTimeout(this.killTimer);
-    this.model.dispose();
+    clearTimeout(this.flushTimer);
+    this.disposed = true;
+    this.screen.dispose();
   }
 
   private signal(sig: 'SIGHUP' | 'SIGKILL'): void {
     if (this.exit !== null) return;
     try {
-      this.proc.kill(sig);
+      this.pty.kill(sig);
     } catch (err) {
       this.opts.log('warn', `session ${this.id}: ${sig} failed: ${(err as Error).message}`);
     }
   }
 
-  private onOutput(chunk: Buffer): void {
-    const offset = this.ring.endOffset;
-    this.ring.append(chunk);
+  /** `chunk` is the PTY reader's buffer: everything here copies what it keeps. */
+  private onOutput(chunk: Uint8Array): void {
+    if (this.disposed) return;
+    const offset = this.log.endOffset;
+    this.log.append(chunk);
     this.lastOutputAt = this.opts.now();
     for (const tap of this.opts.taps) this.guard(() => tap.output(this.id, chunk, offset));
-    this.model.write(chunk);
-    if (!this.paused && this.model.backlog > MAX_MODEL_BACKLOG_BYTES) {
-      // Local backpressure only: the model must see every byte, so the PTY waits for it. Viewers never cause
-      // this — a slow viewer is marked behind instead.
-      this.paused = true;
-      this.proc.pause();
-      void this.model.whenParsed(() => {
-        this.paused = false;
-        if (this.exit === null) this.proc.resume();
-      });
-    }
-    for (const v of this.viewers.values()) this.catchUp(v);
+    this.screen.write(chunk);
+    if (this.screen.backlog > MAX_MODEL_BACKLOG_BYTES) this.hold('model');
+    this.scheduleFlush();
+  }
+
+  private modelProgress(): void {
+    if (this.screen.backlog <= MAX_MODEL_BACKLOG_BYTES / 2) this.release('model');
   }
 
   private onExit(exitCode: number, signal: number | null): void {
     clearTimeout(this.killTimer);
-    // node-pty reports signal 0 for a normal exit; a signalled exit has no meaningful code.
     this.exit = signal ? { code: null, signal } : { code: exitCode, signal: null };
+    this.holds.clear();
     for (const tap of this.opts.taps) this.guard(() => tap.exit?.(this.id));
     this.emit({
       type: 'exit',
@@ -338,34 +409,75 @@ export class Session {
       signal: this.exit.signal,
       at: this.opts.now(),
     });
-    // The exit follows the last bytes on every viewer: wait until the model has parsed them.
-    void this.model.whenParsed(() => {
-      this.exitFlushed = true;
-      for (const v of this.viewers.values()) this.catchUp(v);
-    });
+    // The PTY delivered every byte before its exit: send them all, then the exit, to every live viewer.
+    this.flush();
   }
 
   /**
-   * Sends a live viewer everything from its offset, or marks it behind if its transport is full; once the
-   * program has exited and its last bytes are delivered, sends the exit (once).
+   * Output goes out at once when it follows a keystroke (the echo) or a quiet spell of OUTPUT_FLUSH_MS; while
+   * the program streams, reads are gathered for up to OUTPUT_FLUSH_MS, or until a viewer has a whole
+   * message's worth.
+   */
+  private scheduleFlush(): void {
+    if (this.viewers.size === 0) return;
+    const now = performance.now();
+    const quiet = now - this.lastReadAt >= OUTPUT_FLUSH_MS;
+    this.lastReadAt = now;
+    if (quiet || this.typed || this.someViewerHasFullMessage()) {
+      this.flush();
+      return;
+    }
+    this.flushTimer ??= setTimeout(() => this.flush(), Math.max(0, this.lastFlushAt + OUTPUT_FLUSH_MS - now));
+  }
+
+  private someViewerHasFullMessage(): boolean {
+    const end = this.log.endOffset;
+    for (const v of this.viewers.values()) {
+      if (v.state === 'live' && end - v.offset >= v.maxOutput) return true;
+    }
+    return false;
+  }
+
+  private flush(): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.typed = false;
+    this.lastFlushAt = performance.now();
+    for (const v of this.viewers.values()) this.catchUp(v);
+  }
+
+  /**
+   * Sends a live viewer everything from its offset, in events of at most its message size. A remote viewer
+   * whose transport is over its bound waits instead; a local one is sent everything and, if its transport is
+   * over LOCAL_VIEWER_HOLD_BYTES, pauses the PTY until it drains. Once the program has exited and its last bytes
+   * are delivered, sends the exit (once).
    */
   private catchUp(v: ViewerEntry): void {
     if (v.state !== 'live') return;
-    if (v.offset < this.ring.endOffset) {
-      if (v.sink.backlog() > MAX_VIEWER_BACKLOG_BYTES) {
-        v.state = 'behind';
+    const remote = v.sink.kind === 'remote';
+    while (v.offset < this.log.endOffset) {
+      if (remote && v.sink.backlog() > MAX_VIEWER_BACKLOG_BYTES) {
+        v.state = 'waiting';
+        v.since = this.opts.now();
+        // Give it REMOTE_HOLD_MS to drain with the program paused (viewer.ts): a phone that keeps up loses
+        // nothing; one that does not holds the program no longer.
+        this.hold(v.sink.id);
+        v.holdTimer = setTimeout(() => this.release(v.sink.id), REMOTE_HOLD_MS);
+        v.holdTimer.unref();
         return;
       }
-      const data = this.ring.readFrom(v.offset);
+      const data = this.log.read(v.offset, v.maxOutput);
       if (data === null) {
         this.resync(v, 'resync');
         return;
       }
       const offset = v.offset;
-      v.offset = this.ring.endOffset;
+      v.offset += data.byteLength;
       this.safeDeliver(v, { type: 'output', offset, data });
+      if (this.viewers.get(v.sink.id) !== v || v.state !== 'live') return;
     }
-    if (this.exitFlushed && this.exit !== null && !v.exitSent) {
+    if (!remote && this.exit === null && v.sink.backlog() > LOCAL_VIEWER_HOLD_BYTES) this.hold(v.sink.id);
+    if (this.exit !== null && !v.exitSent) {
       v.exitSent = true;
       this.safeDeliver(v, { type: 'exit', exitCode: this.exit.code, signal: this.exit.signal });
     }
@@ -373,18 +485,57 @@ export class Session {
 
   private drained(viewerId: string): void {
     const v = this.viewers.get(viewerId);
-    if (v === undefined || v.state !== 'behind' || v.sink.backlog() > MAX_VIEWER_BACKLOG_BYTES) return;
-    if (v.offset >= this.ring.startOffset) {
+    if (v === undefined) return;
+    if (v.sink.kind === 'local') {
+      if (v.sink.backlog() > LOCAL_VIEWER_HOLD_BYTES) return;
+      this.release(viewerId);
+      this.catchUp(v);
+      return;
+    }
+    if ((v.state !== 'waiting' && v.state !== 'behind') || v.sink.backlog() > MAX_VIEWER_BACKLOG_BYTES)
+      return;
+    clearTimeout(v.holdTimer);
+    this.release(v.sink.id);
+    // A viewer stuck past REMOTE_STALL_MS gave up its claim: it gets a snapshot unless the keep window still
+    // reaches back to it (the same answer whether or not output arrived since).
+    this.log.trim();
+    if (v.offset >= this.log.startOffset) {
       v.state = 'live';
       this.catchUp(v);
+      this.log.trim();
     } else {
       this.resync(v, 'resync');
     }
   }
 
+  /** The oldest offset some viewer still needs kept; a remote viewer stuck past REMOTE_STALL_MS gives up its claim. */
+  private retainFloor(): number {
+    let floor = Number.POSITIVE_INFINITY;
+    const now = this.opts.now();
+    for (const v of this.viewers.values()) {
+      if (v.state === 'waiting' && now - v.since >= REMOTE_STALL_MS) v.state = 'behind';
+      if (v.state !== 'behind') floor = Math.min(floor, v.offset);
+    }
+    return floor;
+  }
+
+  private hold(reason: string): void {
+    if (this.holds.has(reason) || this.exit !== null) return;
+    this.holds.add(reason);
+    if (this.holds.size === 1) this.pty.pause();
+  }
+
+  private release(reason: string): void {
+    if (!this.holds.delete(reason)) return;
+    if (this.holds.size === 0) this.pty.resume();
+  }
+
   private resync(v: ViewerEntry, reason: 'attach' | 'resync'): void {
     v.state = 'pending';
-    this.model
+    // The snapshot is exact at this offset (the model has been handed every byte read so far): keep what
+    // follows in the log until the viewer has caught up from it.
+    v.offset = this.log.endOffset;
+    this.screen
       .snapshot()
       .then((snapshot) => {
         if (this.viewers.get(v.sink.id) !== v) return;
@@ -399,7 +550,7 @@ export class Session {
       });
   }
 
-  private safeDeliver(v: ViewerEntry, event: Parameters<ViewerSink['deliver']>[0]): void {
+  private safeDeliver(v: ViewerEntry, event: ViewerEvent): void {
     this.guard(() => v.sink.deliver(event));
   }
 

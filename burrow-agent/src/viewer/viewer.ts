@@ -22,10 +22,25 @@ export type ViewerEvent =
 
 export type ViewerCloseReason = 'detached' | 'session-killed' | 'shutdown' | 'protocol-error';
 
-/** The transport side of one attached viewer. */
+/**
+ * The transport side of one attached viewer. The kind decides what a full transport does:
+ *  - `local` (`burrow attach`): lossless. Past LOCAL_VIEWER_HOLD_BYTES the session stops reading the PTY until
+ *    the transport drains — a slow local terminal slows the program, like any terminal, and never loses a byte.
+ *  - `remote` (a phone): a phone that keeps up never loses a byte, and a phone that does not never slows the
+ *    program for long. Past MAX_VIEWER_BACKLOG_BYTES the phone waits and the PTY pauses for at most
+ *    REMOTE_HOLD_MS: a phone that drains its window in that time (≥ ~3 MB/s) keeps up, and paces a flooding
+ *    program as a terminal would. One that does not lets the program go on; it catches up from the session's
+ *    output log when it drains, or, stuck longer than REMOTE_STALL_MS or further behind than the log keeps,
+ *    is resynced from a fresh snapshot.
+ */
 export interface ViewerSink {
   readonly id: string;
   readonly kind: ViewerKind;
+  /**
+   * Largest `output` event this transport takes at once, in bytes (default DEFAULT_OUTPUT_EVENT_BYTES): the
+   * session gathers PTY reads into events up to this size (sent within OUTPUT_FLUSH_MS), not one per read.
+   */
+  readonly maxOutputBytes?: number;
   /** Bytes this viewer's transport has accepted but not yet delivered (socket writableLength, etc.). */
   backlog(): number;
   /** Hands an event to the transport. Must not throw; must not block. */
@@ -51,10 +66,33 @@ export interface Attachment {
 }
 
 /**
- * Most bytes a viewer's transport may hold before the session stops feeding it and marks it behind. Over it,
- * the viewer gets no more live output until it drains; then it is resumed from the ring or resynced from a
- * fresh snapshot. A slow viewer therefore costs at most this much memory and never slows the PTY.
+ * Most bytes a remote viewer's transport may hold before the session stops feeding it. Over it, the viewer
+ * gets no more live output until it drains; then it catches up from the output log, or is resynced from a
+ * fresh snapshot if the log no longer holds its offset. A slow phone therefore never slows the PTY.
  */
 export const MAX_VIEWER_BACKLOG_BYTES = 1024 * 1024;
+/**
+ * A local viewer's transport holding more than this (bytes) pauses the PTY until it drains: the bound on
+ * what one `burrow attach` can queue in the daemon, and the reason a slow terminal never loses output.
+ */
+export const LOCAL_VIEWER_HOLD_BYTES = 256 * 1024;
+/**
+ * Longest the PTY waits (ms) for a remote viewer whose backlog passed MAX_VIEWER_BACKLOG_BYTES to drain to
+ * DRAINED_BELOW_BYTES (api-connection.ts): 768 KiB in 250 ms is ~3 MB/s, far below any phone on a LAN or on
+ * loopback, far above what a stalled or cellular one sustains while a program floods.
+ */
+export const REMOTE_HOLD_MS = 250;
+/**
+ * A remote viewer stuck over its backlog bound longer than this (ms) stops holding output in the log for
+ * itself: it is resynced from a snapshot once it drains (a phone that stopped reading must not pin megabytes).
+ */
+export const REMOTE_STALL_MS = 2_000;
+/**
+ * Output is gathered into events for at most this long (ms) before it is sent; the first read after a quiet
+ * spell, or after a viewer typed, goes out at once: a keystroke's echo is never delayed.
+ */
+export const OUTPUT_FLUSH_MS = 2;
+/** Output event size for a sink that does not say (ViewerSink.maxOutputBytes). */
+export const DEFAULT_OUTPUT_EVENT_BYTES = 64 * 1024;
 /** Most viewers attached to one session at once. */
 export const MAX_VIEWERS_PER_SESSION = 16;
