@@ -22,6 +22,19 @@ afterAll(async () => {
   if (daemon) await stopDaemonProcess(daemon.proc);
 });
 
+/** Every command whose `--help` the exit-code case reads. */
+const HELP_COMMANDS = [
+  'new',
+  'ls',
+  'attach',
+  'kill',
+  'rename',
+  'status',
+  'daemon',
+  'install-service',
+  'uninstall-service',
+];
+
 describe('burrow CLI', () => {
   it('new, ls --json, rename, kill', async () => {
     const made = await cli(
@@ -75,38 +88,36 @@ describe('burrow CLI', () => {
   }, 30_000);
 
   it('exit codes: bad usage 2, not found 4, name conflict 5; --help everywhere', async () => {
-    expect((await cli(env, 'frobnicate')).code).toBe(2);
-    expect((await cli(env, 'ls', '--bogus')).code).toBe(2);
-    expect((await cli(env, 'kill')).code).toBe(2);
-    expect((await cli(env)).code).toBe(2);
-    const badCwd = await cli(env, 'new', '--cwd', '/nonexistent', '--', '/bin/true');
-    expect(badCwd.code).toBe(2);
-    expect(badCwd.stderr).toContain('does not exist');
-    const nf = await cli(env, 'kill', 'nosuch');
-    expect(nf.code).toBe(4);
-    expect(nf.stderr).toContain('burrow ls');
+    // The independent calls run at once (each is a Node start, ~0.3–1 s under load; one after another this
+    // case took 11 s); the ones that depend on each other stay in order.
+    const [frob, bogus, noName, bare, badCwd, nf, help, ...helps] = await Promise.all([
+      cli(env, 'frobnicate'),
+      cli(env, 'ls', '--bogus'),
+      cli(env, 'kill'),
+      cli(env),
+      cli(env, 'new', '--cwd', '/nonexistent', '--', '/bin/true'),
+      cli(env, 'kill', 'nosuch'),
+      cli(env, '--help'),
+      ...HELP_COMMANDS.map((c) => cli(env, c, '--help')),
+    ]);
+    expect(frob!.code).toBe(2);
+    expect(bogus!.code).toBe(2);
+    expect(noName!.code).toBe(2);
+    expect(bare!.code).toBe(2);
+    expect(badCwd!.code).toBe(2);
+    expect(badCwd!.stderr).toContain('does not exist');
+    expect(nf!.code).toBe(4);
+    expect(nf!.stderr).toContain('burrow ls');
     await cli(env, 'new', '--name', 'dup', '--', '/bin/sh', '-c', 'sleep 30');
     expect((await cli(env, 'new', '--name', 'dup', '--', '/bin/true')).code).toBe(5);
     await cli(env, 'kill', 'dup');
-    const help = await cli(env, '--help');
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain('3  the daemon is not running');
-    expect(help.stdout).toContain('7  burrow await: the awaited command exited non-zero');
-    for (const c of [
-      'new',
-      'ls',
-      'attach',
-      'kill',
-      'rename',
-      'status',
-      'daemon',
-      'install-service',
-      'uninstall-service',
-    ]) {
-      const h = await cli(env, c, '--help');
-      expect(h.code, c).toBe(0);
-      expect(h.stdout, c).toContain(`Usage: burrow ${c}`);
-    }
+    expect(help!.code).toBe(0);
+    expect(help!.stdout).toContain('3  the daemon is not running');
+    expect(help!.stdout).toContain('7  burrow await: the awaited command exited non-zero');
+    HELP_COMMANDS.forEach((c, i) => {
+      expect(helps[i]!.code, c).toBe(0);
+      expect(helps[i]!.stdout, c).toContain(`Usage: burrow ${c}`);
+    });
   }, 90_000);
 
   it('a second daemon on the same state directory refuses to start (exit 5)', async () => {
