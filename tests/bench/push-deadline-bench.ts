@@ -33,7 +33,7 @@ import {
   registerDelivery,
   sendPush,
 } from '../../relay-worker/test/relay-client.js';
-import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
+import { BurrowDaemon } from '../helpers/burrow-daemon.js';
 import { LocalPushService } from '../helpers/push-service.js';
 import { ms, printTable, quantiles } from './bench-stats.js';
 
@@ -91,13 +91,7 @@ async function main(): Promise<void> {
       .join(' / ')}`,
   );
   try {
-    const enrolled = await daemon.cli('enroll', '--relay', relay.url, '--json');
-    if (enrolled.code !== 0) throw new Error(`burrow enroll: ${enrolled.stderr}`);
-    await until(
-      async () =>
-        (await daemon.json<{ relay: { state: string } }>('status', '--json')).relay.state === 'connected',
-      'the relay link',
-    );
+    await daemon.enroll(relay.url);
     const set = await daemon.cli('settings', 'set', 'pushDelayMs', String(PUSH_DELAY_MS));
     if (set.code !== 0) throw new Error(`burrow settings set: ${set.stderr}`);
     for (let i = 0; i < PHONES; i++) {

@@ -46,13 +46,7 @@ beforeAll(async () => {
   preparePocket();
   relay = await startRelay({ assetsDir: POCKET_DIST });
   daemon = await BurrowDaemon.start({ env: { PS1: '$ ', HISTFILE: '/dev/null' } });
-  const enrolled = await daemon.cli('enroll', '--relay', relay.url, '--json');
-  expect(enrolled.code, enrolled.stderr).toBe(0);
-  await until(
-    async () =>
-      (await daemon.json<{ relay: { state: string } }>('status', '--json')).relay.state === 'connected',
-    'the relay link',
-  );
+  await daemon.enroll(relay.url);
   phone = await launchPhone();
 }, 180_000);
 

@@ -54,13 +54,7 @@ beforeAll(async () => {
   preparePocket();
   relay = await startRelay({ assetsDir: POCKET_DIST });
   daemon = await BurrowDaemon.start({ env: { PS1: '$ ', HISTFILE: '/dev/null' } });
-  const enrolled = await daemon.cli('enroll', '--relay', relay.url, '--json');
-  expect(enrolled.code, enrolled.stderr).toBe(0);
-  await until(
-    async () =>
-      (await daemon.json<{ relay: { state: string } }>('status', '--json')).relay.state === 'connected',
-    'the relay link',
-  );
+  await daemon.enroll(relay.url);
   phone = await launchPhone();
   await daemon.pairWith('e2e phone', (link) => phone.goto(link));
   await section().getByText('connected').waitFor({ timeout: 20_000 });

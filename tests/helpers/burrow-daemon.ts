@@ -121,6 +121,17 @@ export class BurrowDaemon {
     return JSON.parse(r.stdout) as T;
   }
 
+  /** `burrow enroll --relay <relayUrl>` (a relay, or a proxy in front of one), then waits for the link to be up. */
+  async enroll(relayUrl: string): Promise<void> {
+    const enrolled = await this.cli('enroll', '--relay', relayUrl, '--json');
+    if (enrolled.code !== 0) throw new Error(`burrow enroll exited ${enrolled.code}: ${enrolled.stderr}`);
+    await until(
+      async () =>
+        (await this.json<{ relay: { state: string } }>('status', '--json')).relay.state === 'connected',
+      'the relay link',
+    );
+  }
+
   /**
    * `burrow pair --yes --label <label>`, with `answer` given the link it prints (what its QR code holds) —
    * a phone opening it; resolves with what `answer` returned once `burrow pair` exited 0.

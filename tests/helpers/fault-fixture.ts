@@ -36,9 +36,7 @@ export function daemonStatus(daemon: BurrowDaemon): Promise<DaemonStatus> {
 /** A daemon enrolled at `relayUrl` (a relay, or a proxy in front of one) with its relay link up. */
 export async function enrolledDaemon(relayUrl: string): Promise<BurrowDaemon> {
   const daemon = await BurrowDaemon.start();
-  const enrolled = await daemon.cli('enroll', '--relay', relayUrl, '--json');
-  if (enrolled.code !== 0) throw new Error(`enroll failed: ${enrolled.stderr}`);
-  await until(async () => (await daemonStatus(daemon)).relay.state === 'connected', 'the relay link');
+  await daemon.enroll(relayUrl);
   return daemon;
 }
 

@@ -118,13 +118,7 @@ beforeAll(async () => {
     vars: { VAPID_PRIVATE_KEY: secret, VAPID_SUBJECT: 'mailto:it@example.com', DEV_ALLOW_LOOPBACK_PUSH: '1' },
   });
   daemon = await BurrowDaemon.start();
-  const enrolled = await daemon.cli('enroll', '--relay', relay.url, '--json');
-  expect(enrolled.code, enrolled.stderr).toBe(0);
-  await until(
-    async () =>
-      (await daemon.json<{ relay: { state: string } }>('status', '--json')).relay.state === 'connected',
-    'the relay link',
-  );
+  await daemon.enroll(relay.url);
   for (const [k, v] of [
     ['pushDelayMs', String(PUSH_DELAY_MS)],
     ['inactivityTimeoutMs', String(INACTIVITY_FLOOR_MS)],

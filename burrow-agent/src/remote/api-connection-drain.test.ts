@@ -5,29 +5,13 @@
  * the backlog got that high. The relay link is one socket shared by every phone, so it can fill from another
  * phone's snapshot or a history page while this phone has had no output delivered at all.
  */
-import { type BurrowMessage, encodeBurrowMessage, encodeClientMessage } from '@burrow/protocol';
+import { type BurrowMessage, encodeClientMessage } from '@burrow/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUIET_PUBLIC_STATE } from '../attention-host/public-state.js';
-import { SessionRegistry } from '../session/session-registry.js';
+import { apiConnectionRig, disposeRigs } from '../../test/api-connection-rig.js';
 import { MAX_VIEWER_BACKLOG_BYTES, REMOTE_STALL_MS } from '../viewer/viewer.js';
-import { ApiConnection, DRAIN_POLL_MS, DRAINED_BELOW_BYTES } from './api-connection.js';
-import type { AttentionPort } from './attention-port.js';
+import { DRAIN_POLL_MS, DRAINED_BELOW_BYTES } from './api-connection.js';
 
-const attention: AttentionPort = {
-  publicState: () => QUIET_PUBLIC_STATE,
-  acknowledge: () => {},
-  todo: () => {},
-  dismiss: () => {},
-  presence: () => {},
-  focus: () => {},
-  viewerGone: () => {},
-  onChange: () => () => {},
-};
-
-const registries: SessionRegistry[] = [];
-afterEach(async () => {
-  for (const r of registries.splice(0)) await r.killAll();
-});
+afterEach(disposeRigs);
 
 /** Wall time, plus whatever a test skips ahead (the session's stall bound runs on the registry's clock). */
 let skipped = 0;
@@ -35,34 +19,7 @@ const clock = () => Date.now() + skipped;
 
 function connection() {
   skipped = 0;
-  const registry = new SessionRegistry({
-    now: clock,
-    env: process.env,
-    defaultShell: '/bin/sh',
-    log: () => {},
-  });
-  registries.push(registry);
-  const sent: BurrowMessage[] = [];
-  const closes: number[] = [];
-  const link = { backlog: 0, sentBytes: 0 };
-  const api = new ApiConnection({
-    viewerId: 'v1',
-    burrowName: 'home',
-    registry,
-    attention,
-    send: (m) => {
-      sent.push(m);
-      const bytes = encodeBurrowMessage(m).length;
-      link.sentBytes += bytes;
-      return bytes;
-    },
-    backlog: () => link.backlog,
-    close: (code) => closes.push(code),
-    log: () => {},
-    forgetMe: async () => {},
-    deliveryId: 'AAAAAAAAAAAAAAAAAAAAAA',
-  });
-  return { api, sent, link, registry, closes };
+  return apiConnectionRig({}, clock);
 }
 
 const frame = (m: Parameters<typeof encodeClientMessage>[0]) => encodeClientMessage(m);

@@ -1,16 +1,9 @@
-import {
-  type BurrowMessage,
-  CloseCode,
-  ErrorCode,
-  encodeBurrowMessage,
-  encodeClientMessage,
-  encodeCloseClientFrame,
-} from '@burrow/protocol';
+import { CloseCode, ErrorCode, encodeClientMessage } from '@burrow/protocol';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiConnectionRig, disposeRigs, RIG_DELIVERY_ID } from '../../test/api-connection-rig.js';
 import { QUIET_PUBLIC_STATE } from '../attention-host/public-state.js';
-import { SessionRegistry } from '../session/session-registry.js';
-import { ApiConnection, PHONE_SILENCE_CLOSE_MS } from './api-connection.js';
+import { PHONE_SILENCE_CLOSE_MS } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import type { RemoteSettingsPort } from './remote-settings-port.js';
 
@@ -26,13 +19,11 @@ const attention: AttentionPort = {
   onChange: () => () => {},
 };
 
-const registries: SessionRegistry[] = [];
 afterEach(async () => {
-  for (const r of registries.splice(0)) await r.killAll();
+  await disposeRigs();
   calls.length = 0;
 });
 
-const DELIVERY = 'AAAAAAAAAAAAAAAAAAAAAA';
 let alarm = {
   inactivityTimeoutMs: 60_000,
   deferAlertsUntilQuiet: true,
@@ -41,7 +32,7 @@ let alarm = {
 };
 let rules: readonly string[] = ['claude'];
 const settingsPort: RemoteSettingsPort = {
-  pushStatus: async (id) => ({ pushEnabled: alarm.pushEnabled, subscribed: id === DELIVERY }),
+  pushStatus: async (id) => ({ pushEnabled: alarm.pushEnabled, subscribed: id === RIG_DELIVERY_ID }),
   pushTest: async () => ({ outcome: 'partial', targets: 2, delivered: 1 }),
   settings: () => alarm,
   updateSettings: (patch) => {
@@ -57,40 +48,14 @@ const settingsPort: RemoteSettingsPort = {
 };
 
 function connection(withSettings = false, silenceCloseMs?: number) {
-  const registry = new SessionRegistry({
-    now: Date.now,
-    env: process.env,
-    defaultShell: '/bin/sh',
-    log: () => {},
-  });
-  registries.push(registry);
-  const sent: BurrowMessage[] = [];
-  const closes: number[] = [];
-  const api = new ApiConnection({
-    viewerId: 'v1',
-    burrowName: 'home',
-    registry,
+  return apiConnectionRig({
     attention,
-    // Every reply must pass protocol's encoder (which validates): nothing invalid is ever sent.
-    send: (m) => {
-      sent.push(m);
-      return encodeBurrowMessage(m).length;
-    },
-    backlog: () => 0,
-    // What the endpoint does with it: a CLOSE_CLIENT frame, whose encoder refuses codes the relay won't pass.
-    close: (c) => {
-      encodeCloseClientFrame(1, c);
-      closes.push(c);
-    },
-    log: () => {},
     forgetMe: async () => {
       calls.push('forget-me');
     },
-    deliveryId: DELIVERY,
     ...(withSettings ? { settings: settingsPort } : {}),
     ...(silenceCloseMs !== undefined ? { silenceCloseMs } : {}),
   });
-  return { api, sent, closes, registry };
 }
 
 const frame = (m: Parameters<typeof encodeClientMessage>[0]) => encodeClientMessage(m);

@@ -5,16 +5,12 @@ import { join } from 'node:path';
 import {
   type BuildFile,
   type BurrowMessage,
-  encodeBurrowMessage,
   encodeClientMessage,
   encodePocketBuildManifest,
   type ViewerKind,
 } from '@burrow/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUIET_PUBLIC_STATE } from '../attention-host/public-state.js';
-import { SessionRegistry } from '../session/session-registry.js';
-import { ApiConnection } from './api-connection.js';
-import type { AttentionPort } from './attention-port.js';
+import { apiConnectionRig, disposeRigs } from '../../test/api-connection-rig.js';
 import { buildIdOf, defaultManifestPath, describeVouchedBuild, loadVouchedBuild } from './vouched-build.js';
 
 const FILES: BuildFile[] = [
@@ -57,46 +53,10 @@ describe('loadVouchedBuild (R-BUILD-1)', () => {
 });
 
 describe('pocket-build on a connection (R-B-BUILD-1)', () => {
-  const attention: AttentionPort = {
-    publicState: () => QUIET_PUBLIC_STATE,
-    acknowledge: () => {},
-    todo: () => {},
-    dismiss: () => {},
-    presence: () => {},
-    focus: () => {},
-    viewerGone: () => {},
-    onChange: () => () => {},
-  };
-  const registries: SessionRegistry[] = [];
-  afterEach(async () => {
-    for (const r of registries.splice(0)) await r.killAll();
-  });
+  afterEach(disposeRigs);
 
   function helloFrom(viewer: ViewerKind, pocketBuild?: readonly BuildFile[] | null): BurrowMessage[] {
-    const registry = new SessionRegistry({
-      now: Date.now,
-      env: process.env,
-      defaultShell: '/bin/sh',
-      log: () => {},
-    });
-    registries.push(registry);
-    const sent: BurrowMessage[] = [];
-    const api = new ApiConnection({
-      viewerId: 'v1',
-      burrowName: 'home',
-      registry,
-      attention,
-      send: (m) => {
-        sent.push(m);
-        return encodeBurrowMessage(m).length; // the encoder validates: what is sent is valid
-      },
-      backlog: () => 0,
-      close: () => {},
-      log: () => {},
-      forgetMe: async () => {},
-      deliveryId: 'AAAAAAAAAAAAAAAAAAAAAA',
-      ...(pocketBuild === undefined ? {} : { pocketBuild }),
-    });
+    const { api, sent } = apiConnectionRig(pocketBuild === undefined ? {} : { pocketBuild });
     api.receive(encodeClientMessage({ type: 'hello', appVersion: 't', viewer, cols: 80, rows: 24 }));
     api.dispose();
     return sent;
