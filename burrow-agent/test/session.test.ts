@@ -2,6 +2,9 @@
  * Sessions in real PTYs running real bash: output pipeline, snapshots (plain, full-screen, after resize),
  * resume from an offset, slow viewers, exit codes. No mocks of node-pty.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutputTap, SessionActivity } from '../src/session/activity.js';
 import { ConflictError } from '../src/session/session-errors.js';
@@ -168,14 +171,21 @@ describe('session', { timeout: 30_000 }, () => {
 
   it('resumes a reconnecting viewer from its offset with no loss or duplication', async () => {
     setup();
+    // The rest of the output waits for the first viewer to be gone, so the second must get it from the log
+    // (the whole stream fits in one PTY read at today's speed: without the gate v1 could see it all).
+    const gate = join(mkdtempSync(join(tmpdir(), 'burrow-resume-')), 'detached');
     const s = registry.create({
       cwd: '/tmp',
-      command: bash('for i in $(seq 1 4000); do echo "n$i"; done; sleep 30'),
+      command: bash(
+        `for i in $(seq 1 1000); do echo "n$i"; done; until [ -e ${gate} ]; do sleep 0.02; done; ` +
+          'for i in $(seq 1001 4000); do echo "n$i"; done; sleep 30',
+      ),
     });
     const v1 = new RecordingViewer('v1');
     const a1 = s.attach(v1, { resumeFrom: 0 });
     await until('some output', () => v1.text().includes('n1000\r\n'));
     a1.detach();
+    writeFileSync(gate, '');
     const got = v1.text();
     const offset = got.length; // ASCII: bytes == chars
     const v2 = new RecordingViewer('v2');
