@@ -1,8 +1,8 @@
 /**
  * Whether Pocket's build (pocket-pwa/dist, which the development relay serves) is newer than everything it is
- * built from, so a second `npm start` does not spend its time rebuilding the same bundle. The same inputs as
- * the e2e tests' check (tests/e2e/pocket-browser.ts), and the same lock, so an `npm start` and an e2e file
- * never run two Vite builds of the project at once (Vite refuses the second).
+ * built from, so a second `npm start` does not spend its time rebuilding the same bundle; the e2e tests
+ * (tests/e2e/pocket-browser.ts) use the same check and the same lock, so an `npm start` and an e2e file never
+ * run two Vite builds of the project at once (Vite refuses the second).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -11,7 +11,7 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import {
-  BurrowConnection,
+  type BurrowConnection,
   MemoryPairingStorage,
   type PairingRecord,
   pairWithOffer,
@@ -21,6 +21,7 @@ import {
 import { startRelay } from '../../relay-worker/test/harness.js';
 import { POCKET_DIST, preparePocket } from '../e2e/pocket-browser.js';
 import { nodeSocketFactory, recordingSocketFactory } from '../helpers/node-socket.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { median, ms, printTable, quantiles, sleep, until } from './bench-stats.js';
 import { pocketAttachToPaint } from './pocket-paint.js';
@@ -98,15 +99,7 @@ async function pairedConnection(burrow: Burrow) {
     onCode: () => {},
   });
   const recorded = recordingSocketFactory();
-  const conn = new BurrowConnection({
-    pairing,
-    socketFactory: recorded.factory,
-    storage,
-    viewer: 'test',
-    appVersion: 'bench-1',
-    cols: 80,
-    rows: 24,
-  });
+  const conn = phoneConnection({ pairing, storage }, { socketFactory: recorded.factory });
   conn.start();
   await until(() => conn.status.kind === 'connected', 'the phone connection', SETUP_TIMEOUT_MS, 10);
   // What the phone's socket negotiated with the relay (permessage-deflate would compress ciphertext in vain).
@@ -123,7 +116,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(2))
       .join(' ');
   console.log(`full-chain bench — load average at start: ${load()}`);
-  preparePocket();
+  await preparePocket();
   const relay = await startRelay({ assetsDir: POCKET_DIST });
   let burrow: Burrow | null = null;
   let conn: BurrowConnection | null = null;

@@ -43,7 +43,7 @@ async function newSession(name: string, ...command: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  preparePocket();
+  await preparePocket();
   relay = await startRelay({ assetsDir: POCKET_DIST });
   daemon = await BurrowDaemon.start({ env: { PS1: '$ ', HISTFILE: '/dev/null' } });
   await daemon.enroll(relay.url);

@@ -16,7 +16,7 @@ let phone: Phone;
 const historyText = async () => (await phone.locator('.history-page').allTextContents()).join('\n');
 
 beforeAll(async () => {
-  preparePocket();
+  await preparePocket();
   relay = await startRelay({ assetsDir: POCKET_DIST });
   burrow = await startRemoteBurrow(`http://127.0.0.1:${relay.port}`);
   await until(() => burrow.service.linkStatus.kind === 'connected', 'the relay link');

@@ -27,7 +27,7 @@ let burrow: Awaited<ReturnType<typeof startRemoteBurrow>>;
 let phone: Phone;
 
 beforeAll(async () => {
-  preparePocket();
+  await preparePocket();
   assets = copyOfBuild(POCKET_DIST);
   relay = await startRelay({ assetsDir: assets.dir });
   burrow = await startRemoteBurrow(relay.url);

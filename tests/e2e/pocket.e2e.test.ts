@@ -16,7 +16,7 @@ let burrow: Awaited<ReturnType<typeof startRemoteBurrow>>;
 let phone: Phone;
 
 beforeAll(async () => {
-  preparePocket();
+  await preparePocket();
   relay = await startRelay({ assetsDir: POCKET_DIST });
   front = await startOutageProxy(relay.port);
   burrow = await startRemoteBurrow(front.url);

@@ -68,7 +68,7 @@ const subscriptionEndpoint = () =>
   });
 
 beforeAll(async () => {
-  preparePocket();
+  await preparePocket();
   service = await LocalPushService.start();
   rig = await pushRig(e2eEngine(), service, until);
   const { secret } = await generateVapidKeys();

@@ -51,7 +51,7 @@ const colourOf = (name: string, selector: string) =>
     );
 
 beforeAll(async () => {
-  preparePocket();
+  await preparePocket();
   relay = await startRelay({ assetsDir: POCKET_DIST });
   daemon = await BurrowDaemon.start({ env: { PS1: '$ ', HISTFILE: '/dev/null' } });
   await daemon.enroll(relay.url);

@@ -1,15 +1,13 @@
 /**
  * Shared pieces of the network-fault tests (issue 8 "Faults", tests/integration/fault-*.test.ts): a daemon
- * enrolled at a relay, a phone built from Pocket's core, a session that streams numbered lines between a start
- * and a stop file, the check that a phone's copy of that stream has every line exactly once in order, and the
+ * enrolled at a relay, a session that streams numbered lines between a start and a stop file, the check that a phone's copy of that stream has every line exactly once in order, and the
  * `[figure]` lines the tests print for docs/reliability.md.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BurrowConnection, type BurrowConnectionOptions, type PairingRecord } from '@burrow/pocket/core';
-import { BurrowDaemon, type PairedPhone, until } from './burrow-daemon.js';
-import { nodeSocketFactory } from './node-socket.js';
+import type { BurrowConnection } from '@burrow/pocket/core';
+import { BurrowDaemon, until } from './burrow-daemon.js';
 
 /** `[figure] <what>: <values>` — one line per measurement, collected by the lead from test output. */
 export function figure(what: string, values: Record<string, number | string>): void {
@@ -38,28 +36,6 @@ export async function enrolledDaemon(relayUrl: string): Promise<BurrowDaemon> {
   const daemon = await BurrowDaemon.start();
   await daemon.enroll(relayUrl);
   return daemon;
-}
-
-/**
- * Pocket's own connection for a paired phone, with its shipped backoff and keep-alive unless overridden.
- * `relayUrl` sends this phone through another address (a proxy) than the one in its pairing.
- */
-export function phoneConnection(
-  phone: PairedPhone,
-  options: { relayUrl?: string } & Partial<BurrowConnectionOptions> = {},
-): BurrowConnection {
-  const { relayUrl, ...rest } = options;
-  const pairing: PairingRecord = relayUrl ? { ...phone.pairing, relayUrl } : phone.pairing;
-  return new BurrowConnection({
-    pairing,
-    socketFactory: nodeSocketFactory(),
-    storage: phone.storage,
-    viewer: 'test',
-    appVersion: 'fault-test',
-    cols: 80,
-    rows: 24,
-    ...rest,
-  });
 }
 
 /**

@@ -7,16 +7,17 @@
  * MAX_CLIENTS_PER_SOURCE = 8) and `wrangler dev` passes `CF-Connecting-IP` through. Ten real phones come from
  * ten addresses (or at least not all from one); giving each its own keeps the per-Burrow limits in force.
  */
-import {
+import type {
   BurrowConnection,
-  type BurrowConnectionOptions,
-  type PairingRecord,
-  type PairingStorage,
-  type SocketFactory,
-  type SocketLike,
+  BurrowConnectionOptions,
+  PairingRecord,
+  PairingStorage,
+  SocketFactory,
+  SocketLike,
 } from '@burrow/pocket/core';
 import WebSocket from 'ws';
 import { freshSource } from '../../relay-worker/test/relay-client.js';
+import { phoneConnection } from './phone-connection.js';
 
 type KeepalivePolicy = NonNullable<BurrowConnectionOptions['keepalive']>;
 
@@ -58,14 +59,8 @@ export class LoadPhone {
     this.label = options.label;
     const { factory, sockets } = sourcedSocketFactory(freshSource());
     this.#sockets = sockets;
-    this.conn = new BurrowConnection({
-      pairing: options.pairing,
+    this.conn = phoneConnection(options, {
       socketFactory: factory,
-      storage: options.storage,
-      viewer: 'test',
-      appVersion: 'load-1',
-      cols: 80,
-      rows: 24,
       backoff: { initialDelayMs: 100, growthFactor: 2, maxDelayMs: 1000, jitter: 0 },
       ...(options.keepalive === undefined ? {} : { keepalive: options.keepalive }),
     });

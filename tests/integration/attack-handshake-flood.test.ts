@@ -17,7 +17,6 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { relayTicket, relayTicketEpoch } from '@burrow/crypto';
-import { BurrowConnection } from '@burrow/pocket/core';
 import { CloseCode, decodeBase64url, decodeRelayInfo, encodeBase64url } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDSHAKE_BUDGET_MS } from '../../burrow-agent/src/remote/remote-endpoint.js';
@@ -32,6 +31,7 @@ import {
 } from '../helpers/attack-sockets.js';
 import { BurrowDaemon, type PairedPhone, until } from '../helpers/burrow-daemon.js';
 import { recordingSocketFactory } from '../helpers/node-socket.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 
 const FLOOD_SOCKETS = 200;
 const BEHAVIOURS: readonly ProbeBehaviour[] = ['silent', 'partial-frame', 'short-message1'];
@@ -97,14 +97,8 @@ async function ownerRoundTrip(
   marker: string,
 ): Promise<{ connectMs: number; echoMs: number; sockets: number }> {
   const recording = recordingSocketFactory();
-  const conn = new BurrowConnection({
-    pairing: phone.pairing,
+  const conn = phoneConnection(phone, {
     socketFactory: recording.factory,
-    storage: phone.storage,
-    viewer: 'test',
-    appVersion: 'test-1',
-    cols: 80,
-    rows: 24,
     backoff: { initialDelayMs: 200, growthFactor: 2, maxDelayMs: 2_000, jitter: 0 },
   });
   const started = Date.now();

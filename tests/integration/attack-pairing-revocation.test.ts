@@ -9,7 +9,6 @@
  * 2, no directory), and nothing is added to the ACL (`burrow devices --json`).
  */
 import {
-  BurrowConnection,
   type Clock,
   MemoryPairingStorage,
   PairingError,
@@ -24,6 +23,7 @@ import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js
 import { connectAttempt, openPairing } from '../helpers/attack-phone.js';
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
 import { nodeSocketFactory, recordingSocketFactory } from '../helpers/node-socket.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 
 /** Reconnects a revoked phone tries (each must be refused the same way). */
@@ -159,15 +159,7 @@ describe('pairing links', () => {
 describe('a revoked phone', () => {
   it('is refused at the handshake every time with UNKNOWN_DEVICE and learns nothing', async () => {
     const { pairing, storage } = await daemon.pairPhone('soon revoked');
-    const live = new BurrowConnection({
-      pairing,
-      socketFactory: nodeSocketFactory(),
-      storage,
-      viewer: 'test',
-      appVersion: 'test-1',
-      cols: 80,
-      rows: 24,
-    });
+    const live = phoneConnection({ pairing, storage });
     const liveEvents: string[] = [];
     live.subscribe((e) => liveEvents.push(e.type));
     live.start();
@@ -187,16 +179,13 @@ describe('a revoked phone', () => {
     // Pocket's own client: the terminal close, no directory, and it does not retry.
     const sockets = recordingSocketFactory();
     const stored = (await storage.get(pairing.burrowId)) ?? pairing;
-    const conn = new BurrowConnection({
-      pairing: stored,
-      socketFactory: sockets.factory,
-      storage,
-      viewer: 'test',
-      appVersion: 'test-1',
-      cols: 80,
-      rows: 24,
-      backoff: { initialDelayMs: 100, growthFactor: 2, maxDelayMs: 500, jitter: 0 },
-    });
+    const conn = phoneConnection(
+      { pairing: stored, storage },
+      {
+        socketFactory: sockets.factory,
+        backoff: { initialDelayMs: 100, growthFactor: 2, maxDelayMs: 500, jitter: 0 },
+      },
+    );
     const events: string[] = [];
     conn.subscribe((e) => events.push(e.type));
     conn.start();

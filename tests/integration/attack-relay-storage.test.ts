@@ -14,7 +14,6 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BurrowConnection,
   MemoryPairingStorage,
   pairWithOffer,
   parsePairingLink,
@@ -37,6 +36,7 @@ import {
 } from '../helpers/attack-secrets.js';
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
 import { nodeSocketFactory } from '../helpers/node-socket.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 import { LocalPushService } from '../helpers/push-service.js';
 
 const TYPED_MARKER = 'TYPEDsecretQ3XR';
@@ -111,15 +111,7 @@ describe('what the relay keeps', () => {
       '--norc',
       '--noprofile',
     );
-    const conn = new BurrowConnection({
-      pairing,
-      socketFactory: nodeSocketFactory(),
-      storage,
-      viewer: 'test',
-      appVersion: 'test-1',
-      cols: 80,
-      rows: 24,
-    });
+    const conn = phoneConnection({ pairing, storage });
     conn.start();
     let text = '';
     try {

@@ -30,14 +30,8 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { POCKET_KEEPALIVE } from '../../pocket-pwa/src/core/burrow-connection.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, type PairedPhone, until } from '../helpers/burrow-daemon.js';
-import {
-  daemonStatus,
-  enrolledDaemon,
-  figure,
-  median,
-  numberedStream,
-  phoneConnection,
-} from '../helpers/fault-fixture.js';
+import { daemonStatus, enrolledDaemon, figure, median, numberedStream } from '../helpers/fault-fixture.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 import {
   type Direction,
   startTamperProxy,

@@ -17,14 +17,14 @@ import {
   readPushEnvelopeHeader,
   sealPushEnvelope,
 } from '@burrow/crypto';
-import { BurrowConnection, type PairingRecord, rawClientPrivateKey } from '@burrow/pocket/core';
+import { type PairingRecord, rawClientPrivateKey } from '@burrow/pocket/core';
 import { decodeBase64url } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { putSubscription } from '../../relay-worker/test/relay-client.js';
 import { BurrowDaemon, type PairedPhone, until } from '../helpers/burrow-daemon.js';
-import { nodeSocketFactory } from '../helpers/node-socket.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 import { type IssuedSubscription, LocalPushService, type ReceivedPush } from '../helpers/push-service.js';
 
 const PUSH_DELAY_MS = 2_000;
@@ -214,15 +214,7 @@ describe('the push path through a real daemon', () => {
 
   it('a viewer present and focused on the ringing session at the deadline: no push, the ring stays', async () => {
     const before = pushService.received.length;
-    const conn = new BurrowConnection({
-      pairing: phoneA.pairing,
-      socketFactory: nodeSocketFactory(),
-      storage: phoneA.storage,
-      viewer: 'test',
-      appVersion: 'test-1',
-      cols: 80,
-      rows: 24,
-    });
+    const conn = phoneConnection(phoneA);
     conn.start();
     try {
       await until(() => conn.status.kind === 'connected', 'the phone to connect');

@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyPairFromPrivate, openPushEnvelope } from '@burrow/crypto';
 import {
-  BurrowConnection,
   MemoryPairingStorage,
   type PairingRecord,
   pairWithOffer,
@@ -26,6 +25,7 @@ import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { REPO_ROOT, type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { putSubscription } from '../../relay-worker/test/relay-client.js';
 import { nodeSocketFactory } from '../helpers/node-socket.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 import { LocalPushService } from '../helpers/push-service.js';
 
 const AGENT = join(REPO_ROOT, 'burrow-agent');
@@ -182,15 +182,7 @@ describe('a real daemon, remote side', () => {
     );
     expect(created.code, created.stderr).toBe(0);
     const session = JSON.parse(created.stdout) as { id: string };
-    const conn = new BurrowConnection({
-      pairing,
-      socketFactory: nodeSocketFactory(),
-      storage,
-      viewer: 'test',
-      appVersion: 'test-1',
-      cols: 80,
-      rows: 24,
-    });
+    const conn = phoneConnection({ pairing, storage });
     conn.start();
     try {
       await until(() => conn.sessions.has(session.id), 'the directory');

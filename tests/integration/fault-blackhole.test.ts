@@ -22,14 +22,9 @@ import { PHONE_SILENCE_CLOSE_MS } from '../../burrow-agent/src/remote/api-connec
 import { POCKET_KEEPALIVE } from '../../pocket-pwa/src/core/burrow-connection.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { type BurrowDaemon, until } from '../helpers/burrow-daemon.js';
-import {
-  attachedShell,
-  daemonStatus,
-  enrolledDaemon,
-  figure,
-  phoneConnection,
-} from '../helpers/fault-fixture.js';
+import { attachedShell, daemonStatus, enrolledDaemon, figure } from '../helpers/fault-fixture.js';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 
 /** Timer latency plus one `burrow status --json` call (a node process start) on a loaded 2-core machine. */
 const DETECTION_SLACK_MS = 6_000;

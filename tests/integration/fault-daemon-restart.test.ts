@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BurrowConnection } from '@burrow/pocket/core';
+import type { BurrowConnection } from '@burrow/pocket/core';
 import type { SessionEntry } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchAgentPlist } from '../../burrow-agent/src/service/service-files.js';
@@ -18,7 +18,7 @@ import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { putSubscription } from '../../relay-worker/test/relay-client.js';
 import { type PairedPhone, until } from '../helpers/burrow-daemon.js';
-import { nodeSocketFactory } from '../helpers/node-socket.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 import { LocalPushService } from '../helpers/push-service.js';
 import { buildAgent, burrowCli, ServiceSupervisor, shouldRestart } from '../helpers/service-supervisor.js';
 
@@ -126,15 +126,7 @@ describe('daemon SIGKILL under its service manager', () => {
     const sub = pushService.subscribe();
     const put = await putSubscription(relay.url, phone.pairing.burrowId, phone.pairing, sub);
     expect(put.status).toBe(204);
-    conn = new BurrowConnection({
-      pairing: phone.pairing,
-      socketFactory: nodeSocketFactory(),
-      storage: phone.storage,
-      viewer: 'test',
-      appVersion: 'test-1',
-      cols: 80,
-      rows: 24,
-    });
+    conn = phoneConnection(phone);
     conn.start();
 
     const ringer = await newSession('ringer', "sleep 1; printf '\\033]9;deploy finished\\007'; sleep 600");

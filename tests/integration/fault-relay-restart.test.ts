@@ -22,9 +22,9 @@ import {
   firstStreamFault,
   median,
   numberedStream,
-  phoneConnection,
   readStream,
 } from '../helpers/fault-fixture.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 
 /** At least 3 (issue 8); `BURROW_FAULT_RESTARTS=10` for a longer run outside `npm test`. */
 const RESTARTS = Math.max(3, Number.parseInt(process.env.BURROW_FAULT_RESTARTS ?? '3', 10) || 3);

@@ -27,14 +27,9 @@ import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { putSubscription } from '../../relay-worker/test/relay-client.js';
 import { type BurrowDaemon, until } from '../helpers/burrow-daemon.js';
-import {
-  attachedShell,
-  daemonStatus,
-  enrolledDaemon,
-  figure,
-  phoneConnection,
-} from '../helpers/fault-fixture.js';
+import { attachedShell, daemonStatus, enrolledDaemon, figure } from '../helpers/fault-fixture.js';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 import { LocalPushService } from '../helpers/push-service.js';
 
 const PUSH_DELAY_MS = 2_000;

@@ -18,7 +18,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  BurrowConnection,
   MemoryPairingStorage,
   type PairingRecord,
   pairWithOffer,
@@ -29,6 +28,7 @@ import * as pty from 'node-pty';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, REPO_ROOT } from '../../relay-worker/test/harness.js';
 import { nodeSocketFactory } from '../helpers/node-socket.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 
 // jsqr is a CommonJS module whose types declare an ES default export: the function is its `default`.
 const jsQR = (jsQRModule as unknown as { default: typeof jsQRModule.default }).default;
@@ -291,15 +291,7 @@ describe('npm start', () => {
     expect(listed.find((s) => s.name === 'shell')!.id).not.toBe(firstShellId);
 
     // The phone paired in the first run connects to the new daemon through the restarted relay.
-    const conn = new BurrowConnection({
-      pairing,
-      socketFactory: nodeSocketFactory(),
-      storage,
-      viewer: 'test',
-      appVersion: 'test-1',
-      cols: 80,
-      rows: 24,
-    });
+    const conn = phoneConnection({ pairing, storage });
     conn.start();
     try {
       const connectEnd = Date.now() + 30_000;

@@ -3,7 +3,6 @@
  * `wrangler dev`, real bash, and Pocket's own client core on Node `ws`.
  */
 import {
-  BurrowConnection,
   MemoryPairingStorage,
   type PairingRecord,
   pairWithOffer,
@@ -14,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { nodeSocketFactory } from '../helpers/node-socket.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 
 let relay: RelayHandle;
@@ -87,15 +87,7 @@ describe('remote end to end', () => {
       cols: 80,
       rows: 24,
     });
-    const conn = new BurrowConnection({
-      pairing,
-      socketFactory: nodeSocketFactory(message1s),
-      storage,
-      viewer: 'test',
-      appVersion: 'test-1',
-      cols: 80,
-      rows: 24,
-    });
+    const conn = phoneConnection({ pairing, storage }, { socketFactory: nodeSocketFactory(message1s) });
     conn.start();
     try {
       await until(() => conn.sessions.has(session.id), 'the directory');
@@ -153,15 +145,7 @@ describe('remote end to end', () => {
 
   it('revocation drops the live connection and refuses the next connect', async () => {
     const stored = (await storage.get(pairing.burrowId))!;
-    const conn = new BurrowConnection({
-      pairing: stored,
-      socketFactory: nodeSocketFactory(),
-      storage,
-      viewer: 'test',
-      appVersion: 'test-1',
-      cols: 80,
-      rows: 24,
-    });
+    const conn = phoneConnection({ pairing: stored, storage });
     let revoked = 0;
     conn.subscribe((e) => {
       if (e.type === 'revoked') revoked++;
@@ -175,15 +159,7 @@ describe('remote end to end', () => {
     });
     await until(() => revoked === 1, 'the revocation close');
     expect(conn.statusText).toBe('this phone was removed');
-    const again = new BurrowConnection({
-      pairing: (await storage.get(pairing.burrowId))!,
-      socketFactory: nodeSocketFactory(),
-      storage,
-      viewer: 'test',
-      appVersion: 'test-1',
-      cols: 80,
-      rows: 24,
-    });
+    const again = phoneConnection({ pairing: (await storage.get(pairing.burrowId))!, storage });
     let refused = '';
     again.subscribe((e) => {
       if (e.type === 'status' && e.status.kind === 'closed') refused = e.status.reason;

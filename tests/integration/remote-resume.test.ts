@@ -5,7 +5,6 @@
  * recording TCP proxy, real bash, Pocket's client core on Node `ws`.
  */
 import {
-  BurrowConnection,
   MemoryPairingStorage,
   type PairingRecord,
   pairWithOffer,
@@ -15,6 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { recordingSocketFactory } from '../helpers/node-socket.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
 import { type RecordingProxy, startRecordingProxy } from '../helpers/recording-proxy.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 
@@ -49,16 +49,13 @@ async function pairPhone(label: string, storage: MemoryPairingStorage): Promise<
 
 function viewer(pairing: PairingRecord, storage: MemoryPairingStorage) {
   const sockets = recordingSocketFactory();
-  const conn = new BurrowConnection({
-    pairing,
-    socketFactory: sockets.factory,
-    storage,
-    viewer: 'test',
-    appVersion: 'test-1',
-    cols: 80,
-    rows: 24,
-    backoff: { initialDelayMs: 100, growthFactor: 2, maxDelayMs: 1000, jitter: 0 },
-  });
+  const conn = phoneConnection(
+    { pairing, storage },
+    {
+      socketFactory: sockets.factory,
+      backoff: { initialDelayMs: 100, growthFactor: 2, maxDelayMs: 1000, jitter: 0 },
+    },
+  );
   return { conn, sockets };
 }
 
