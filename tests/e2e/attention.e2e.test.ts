@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
 import { stopAll } from '../helpers/stop-all.js';
 import type { Phone } from './phone/phone.js';
 import { launchPhone } from './phone/project.js';
-import { POCKET_DIST, preparePocket } from './pocket-browser.js';
+import { POCKET_DIST, preparePocket, reportFailures } from './pocket-browser.js';
 import { waitForPaintedTerminal } from './pocket-screens.js';
 
 /** burrow-agent/src/terminal/limits.ts: NOTIFY_TITLE_MAX_CODE_POINTS, NOTIFY_BODY_MAX_CODE_POINTS. */
@@ -50,11 +50,11 @@ beforeAll(async () => {
   phone = await launchPhone();
 }, 180_000);
 
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state !== 'fail') return;
-  const report = phone ? await phone.reportFailure(`attention-${ctx.task.name}`) : 'no phone';
-  console.error(`${report}\ndaemon log:\n${daemon?.log.slice(-4000)}`);
-});
+reportFailures(
+  'attention',
+  () => phone,
+  () => `daemon log:\n${daemon?.log.slice(-4000)}`,
+);
 
 afterAll(() =>
   stopAll(

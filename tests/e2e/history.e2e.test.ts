@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { stopAll } from '../helpers/stop-all.js';
 import type { Phone } from './phone/phone.js';
 import { launchPhone } from './phone/project.js';
-import { POCKET_DIST, preparePocket } from './pocket-browser.js';
+import { POCKET_DIST, preparePocket, reportFailures } from './pocket-browser.js';
 import { terminalText, until, waitForPaintedTerminal } from './pocket-screens.js';
 
 const LINES = 3000;
@@ -23,9 +23,7 @@ beforeAll(async () => {
   phone = await launchPhone();
 });
 
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail') console.error(await phone.reportFailure(`history-${ctx.task.name}`));
-});
+reportFailures('history', () => phone);
 
 afterAll(() =>
   stopAll(

@@ -1,11 +1,13 @@
 /**
  * What every browser e2e file shares whichever engine it runs in: where Pocket's build and the screenshots
- * live, and building Pocket once. The phone itself is phone/phone.ts.
+ * live, building Pocket once, and the report of a failed test. The phone itself is phone/phone.ts.
  */
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { afterEach } from 'vitest';
 import { pocketIsFresh, withPocketBuildLock } from '../../scripts/dev/pocket-build.js';
+import type { Phone } from './phone/phone.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 export const ARTIFACTS_DIR = join(ROOT, 'test-artifacts');
@@ -34,4 +36,18 @@ async function buildPocket(): Promise<void> {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`vite build failed:\n${stdout ?? ''}\n${stderr ?? ''}`, { cause: error });
   }
+}
+
+/**
+ * After each failed test of the file: the phone's screenshot (named `<prefix>-<test>`) and page log, then
+ * `context()` (the daemon's log tail, say) — enough to see why without running it again.
+ */
+export function reportFailures(prefix: string, phone: () => Phone | undefined, context = () => ''): void {
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail') return;
+    const p = phone();
+    const report = p ? await p.reportFailure(`${prefix}-${ctx.task.name}`) : 'no phone';
+    const more = context();
+    console.error(more ? `${report}\n${more}` : report);
+  });
 }

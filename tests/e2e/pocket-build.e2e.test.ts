@@ -10,14 +10,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodePocketBuildManifest, encodeBurrowMessage } from '@burrow/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { figure } from '../helpers/load-figures.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { stopAll } from '../helpers/stop-all.js';
 import type { Phone } from './phone/phone.js';
 import { launchPhone } from './phone/project.js';
-import { POCKET_DIST, preparePocket } from './pocket-browser.js';
+import { POCKET_DIST, preparePocket, reportFailures } from './pocket-browser.js';
 import { until, waitForPaintedTerminal, waitForTerminal } from './pocket-screens.js';
 import { copyOfBuild, shipModifiedBuild, terminalChunk } from './relay-build.js';
 
@@ -35,9 +35,7 @@ beforeAll(async () => {
   phone = await launchPhone();
 });
 
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail') console.error(await phone.reportFailure(ctx.task.name));
-});
+reportFailures('pocket-build', () => phone);
 
 afterAll(() =>
   stopAll(

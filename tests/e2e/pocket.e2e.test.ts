@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { stopAll } from '../helpers/stop-all.js';
 import { type OutageProxy, startOutageProxy } from './outage-proxy.js';
 import { PHONE, type Phone } from './phone/phone.js';
 import { launchPhone } from './phone/project.js';
-import { POCKET_DIST, preparePocket } from './pocket-browser.js';
+import { POCKET_DIST, preparePocket, reportFailures } from './pocket-browser.js';
 import { terminalText, until, waitForPaintedTerminal, waitForTerminal } from './pocket-screens.js';
 
 let relay: RelayHandle;
@@ -24,9 +24,7 @@ beforeAll(async () => {
   phone = await launchPhone();
 });
 
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === 'fail') console.error(await phone.reportFailure(ctx.task.name));
-});
+reportFailures('pocket', () => phone);
 
 afterAll(() =>
   stopAll(

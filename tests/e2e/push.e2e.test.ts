@@ -1,5 +1,5 @@
 import { PUSH_TEXT_MAX_CODE_POINTS } from '@burrow/crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { LocalPushService } from '../helpers/push-service.js';
@@ -7,7 +7,7 @@ import { memoryAlarms, startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { stopAll } from '../helpers/stop-all.js';
 import type { Phone } from './phone/phone.js';
 import { e2eEngine, launchPhone } from './phone/project.js';
-import { POCKET_DIST, preparePocket } from './pocket-browser.js';
+import { POCKET_DIST, preparePocket, reportFailures } from './pocket-browser.js';
 import { until, waitForPaintedTerminal } from './pocket-screens.js';
 import { type PushRig, pushRig } from './push-rigs.js';
 
@@ -82,11 +82,11 @@ beforeAll(async () => {
   await rig.attach(phone);
 });
 
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state !== 'fail') return;
-  const report = phone ? await phone.reportFailure(`push-${ctx.task.name}`) : 'no phone';
-  console.error(`${report}\nburrow log:\n${burrow?.logs.slice(-20).join('\n')}`);
-});
+reportFailures(
+  'push',
+  () => phone,
+  () => `burrow log:\n${burrow?.logs.slice(-20).join('\n')}`,
+);
 
 afterAll(() =>
   stopAll(

@@ -6,13 +6,13 @@
  * way back to the list.
  */
 import { hostname } from 'node:os';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
 import { stopAll } from '../helpers/stop-all.js';
 import type { Phone } from './phone/phone.js';
 import { launchPhone } from './phone/project.js';
-import { POCKET_DIST, preparePocket } from './pocket-browser.js';
+import { POCKET_DIST, preparePocket, reportFailures } from './pocket-browser.js';
 import { waitForPaintedTerminal, waitForTerminal } from './pocket-screens.js';
 
 interface Row {
@@ -60,11 +60,11 @@ beforeAll(async () => {
   await section().getByText('connected').waitFor({ timeout: 20_000 });
 }, 180_000);
 
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state !== 'fail') return;
-  const report = phone ? await phone.reportFailure(`sessions-${ctx.task.name}`) : 'no phone';
-  console.error(`${report}\ndaemon log:\n${daemon?.log.slice(-4000)}`);
-});
+reportFailures(
+  'sessions',
+  () => phone,
+  () => `daemon log:\n${daemon?.log.slice(-4000)}`,
+);
 
 afterAll(() =>
   stopAll(
