@@ -19,40 +19,66 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 /**
+ * Where the complete lines' ends are collected during a scan, grown on demand and reused: a flood is scanned
+ * up to PLAIN_SKIP_MERGE_BYTES at a time (~19,000 lines of `seq`), and a fresh array per scan was garbage.
+ */
+let scratchEnds = new Int32Array(4096);
+
+/**
  * The chunk's complete lines when every byte is printable ASCII and every line ends in CR LF (what a terminal's
  * ONLCR makes of `\n`); a lone CR as the very last byte is allowed (its LF is in the next chunk). Null for
  * anything else: a control character, an escape, a UTF-8 byte, a CR that returns to the line start.
+ *
+ * `known`, when given, is this function's answer for a prefix of `chunk` (the same bytes at the same indexes):
+ * its complete lines are taken as they are and only the rest is scanned, so a flood handed back to the queue
+ * (screen-model.ts, handOverHead) is not scanned twice. One pass over the bytes: this loop ran over every byte
+ * of every plain flood and was the largest item in the worker's profile (issue 14).
  */
-export function plainLines(chunk: Uint8Array): PlainLines | null {
+export function plainLines(chunk: Uint8Array, known?: PlainLines): PlainLines | null {
   const n = chunk.byteLength;
   let count = 0;
-  for (let i = 0; i < n; i++) {
+  let from = 0;
+  if (known !== undefined) {
+    count = known.count;
+    from = known.starts[count]!;
+    if (scratchEnds.length < count + 1) scratchEnds = new Int32Array(2 * (count + 1));
+    scratchEnds.set(known.ends.subarray(0, count));
+  }
+  let ends = scratchEnds;
+  for (let i = from; i < n; i++) {
     const b = chunk[i]!;
     if (b >= 0x20 && b <= 0x7e) continue;
-    if (b === CR && i + 1 < n && chunk[i + 1] === LF) {
-      count++;
-      i++;
-      continue;
+    if (b === CR) {
+      if (i + 1 === n) break;
+      if (chunk[i + 1] === LF) {
+        if (count === ends.length) {
+          const grown = new Int32Array(2 * ends.length);
+          grown.set(ends);
+          scratchEnds = ends = grown;
+        }
+        ends[count++] = i;
+        i++;
+        continue;
+      }
     }
-    if (b === CR && i + 1 === n) continue;
     return null;
   }
-  const starts = new Int32Array(count + 1);
-  const ends = new Int32Array(count);
-  let line = 0;
-  for (let i = 0; i < n && line < count; i++) {
-    if (chunk[i] === CR && chunk[i + 1] === LF) {
-      ends[line] = i;
-      starts[++line] = i + 2;
-      i++;
-    }
-  }
-  return { count, starts, ends };
+  return linesFromEnds(ends.slice(0, count));
 }
 
-/** `chunk[start, end)` as a string (ASCII only, so one char per byte). */
-export function latin1(chunk: Uint8Array, start: number, end: number): string {
-  return Buffer.from(chunk.buffer, chunk.byteOffset + start, end - start).toString('latin1');
+/** The same lines without the first `k`, for `chunk.subarray(lines.starts[k])`. */
+export function dropLines(lines: PlainLines, k: number): PlainLines {
+  const shift = lines.starts[k]!;
+  const ends = lines.ends.slice(k);
+  for (let i = 0; i < ends.length; i++) ends[i] = ends[i]! - shift;
+  return linesFromEnds(ends);
+}
+
+function linesFromEnds(ends: Int32Array): PlainLines {
+  const count = ends.length;
+  const starts = new Int32Array(count + 1);
+  for (let i = 0; i < count; i++) starts[i + 1] = ends[i]! + 2;
+  return { count, starts, ends };
 }
 
 interface CoreInternals {

@@ -14,7 +14,7 @@ import type { IMarker, Terminal as XTerminal } from '@xterm/headless';
 import xtermHeadless from '@xterm/headless';
 import { LineHistory } from './line-history.js';
 import { lineText } from './line-text.js';
-import { latin1, plainLines, plainTextState } from './plain-text.js';
+import { dropLines, type PlainLines, plainLines, plainTextState } from './plain-text.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
 
 const { Terminal } = xtermHeadless;
@@ -85,6 +85,8 @@ export class ScreenModel {
   private inFlight = 0;
   private readonly skipFloods: boolean;
   private skipped = 0;
+  /** A flood's rest that handOverHead put back at the front of the queue, with its lines already found. */
+  private scanned: { readonly chunk: Uint8Array; readonly lines: PlainLines } | null = null;
 
   /** `offset`: the stream offset of the first byte this model will see (0 for a model made at spawn). */
   constructor(cols: number, rows: number, offset = 0, options: { skipPlainFloods?: boolean } = {}) {
@@ -145,6 +147,9 @@ export class ScreenModel {
       // Chunks that piled up while xterm was busy go on as one: a plain-text skip then parses one buffer's
       // worth of rows per pile instead of per 64 KiB batch.
       let chunk = item;
+      // Merging keeps the rest's bytes at the front, so its scan still holds for the merged chunk's prefix.
+      const known = this.scanned?.chunk === item ? this.scanned.lines : undefined;
+      this.scanned = null;
       if (this.skipFloods && this.queue.length > 0 && typeof this.queue[0] !== 'function') {
         const parts = [item];
         let bytes = item.byteLength;
@@ -159,7 +164,7 @@ export class ScreenModel {
         }
         chunk = Buffer.concat(parts, bytes);
       }
-      if (!this.skipPlainFlood(chunk)) this.writeSplit(chunk);
+      if (!this.skipPlainFlood(chunk, known)) this.writeSplit(chunk);
     }
   }
 
@@ -212,7 +217,7 @@ export class ScreenModel {
    * if xterm had parsed it all (screen-model.property.test.ts), for a fraction of the CPU (issue 14: parsing
    * every byte was most of the daemon's cost per MB). Anything else, or xterm still busy: false, parse it all.
    */
-  private skipPlainFlood(chunk: Uint8Array): boolean {
+  private skipPlainFlood(chunk: Uint8Array, known: PlainLines | undefined): boolean {
     const live = this.live;
     if (!this.skipFloods || live === null || chunk.byteLength < PLAIN_SKIP_MIN_BYTES || this.inFlight > 0)
       return false;
@@ -220,15 +225,16 @@ export class ScreenModel {
     const { cols, rows } = this.termSize;
     if (chunk[0] === LF) {
       // The CR of this LF ended the last chunk: xterm takes the LF, then the rest is looked at again.
-      if (plainLines(chunk.subarray(1)) === null) return false;
-      return this.handOverHead(chunk, 1);
+      const rest = plainLines(chunk.subarray(1));
+      if (rest === null) return false;
+      return this.handOverHead(chunk, 1, rest);
     }
-    const lines = plainLines(chunk);
+    const lines = plainLines(chunk, known);
     if (lines === null) return false;
     if (!plainTextState(term, rows)) {
       // A batch boundary cut a line: xterm finishes it, then the rest starts at a line boundary.
       if (term.buffer.active.cursorX === 0 || lines.count === 0) return false;
-      return this.handOverHead(chunk, lines.starts[1]!);
+      return this.handOverHead(chunk, lines.starts[1]!, dropLines(lines, 1));
     }
     const keep = LIVE_SCROLLBACK_LINES + HISTORY_SLACK_LINES + rows;
     const rowsOf = (i: number) => Math.max(1, Math.ceil((lines.ends[i]! - lines.starts[i]!) / cols));
@@ -239,12 +245,14 @@ export class ScreenModel {
     if (tailRows < keep || tail === 0) return false;
     // Rows already in xterm above the cursor leave it while the tail scrolls in: history takes them first.
     this.harvest(true);
+    // One Buffer view for every row's text (a view per row was a third of this loop's cost).
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     for (let i = 0; i < tail; i++) {
       const start = lines.starts[i]!;
       const end = lines.ends[i]!;
       if (start === end) this.history.push('');
       for (let at = start; at < end; at += cols) {
-        this.history.push(latin1(chunk, at, Math.min(end, at + cols)));
+        this.history.push(bytes.toString('latin1', at, Math.min(end, at + cols)));
       }
     }
     const skipped = lines.starts[tail]!;
@@ -255,10 +263,15 @@ export class ScreenModel {
     return true;
   }
 
-  /** xterm parses `chunk[0, at)`; the rest goes back to the front of the queue, to be looked at once it has. */
-  private handOverHead(chunk: Uint8Array, at: number): boolean {
+  /**
+   * xterm parses `chunk[0, at)`; the rest (whose lines are `rest`) goes back to the front of the queue, to be
+   * looked at once it has.
+   */
+  private handOverHead(chunk: Uint8Array, at: number, rest: PlainLines): boolean {
     if (chunk.byteLength - at < PLAIN_SKIP_MIN_BYTES) return false;
-    this.queue.unshift(chunk.subarray(at));
+    const tail = chunk.subarray(at);
+    this.queue.unshift(tail);
+    this.scanned = { chunk: tail, lines: rest };
     this.writeSplit(chunk.subarray(0, at));
     return true;
   }
