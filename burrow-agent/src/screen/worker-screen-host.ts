@@ -69,10 +69,12 @@ class ScreenWorker {
     this.#worker = new Worker(
       import.meta.url.endsWith('.ts') ? sourceWorkerEntry() : new URL('./screen-worker.js', import.meta.url),
     );
-    this.#worker.unref();
     this.#worker.on('message', (m: FromScreenWorker) => this.#onMessage(m));
     this.#worker.on('error', (err) => this.#died(err));
     this.#worker.on('exit', (code) => this.#died(new Error(`the screen worker exited with code ${code}`)));
+    // After the listeners: adding a 'message' listener refs the worker's port again, and a process that only
+    // used sessions in-process (a bench, a CLI) then never exited.
+    this.#worker.unref();
   }
 
   open(host: WorkerScreenHost, cols: number, rows: number, offset: number): number {

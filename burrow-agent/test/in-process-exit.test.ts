@@ -1,0 +1,27 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testHome } from './test-home.js';
+
+describe('sessions in-process', () => {
+  it('leave nothing that keeps the process alive once killed (the screen worker is unref-ed)', async () => {
+    const started = Date.now();
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--conditions=source',
+          join(import.meta.dirname, 'in-process-session.fixture.ts'),
+        ],
+        { env: { ...process.env, HOME: testHome() }, timeout: 30_000 },
+        (err, stdout, stderr) => resolve({ code: err ? (child.exitCode ?? -1) : 0, out: stdout + stderr }),
+      );
+    });
+    expect(r.out).toContain('done');
+    // Before the fix the process stayed up until the timeout killed it (code -1 / null).
+    expect(r.code, r.out).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 40_000);
+});
