@@ -61,6 +61,9 @@ class ScreenWorker {
   readonly #worker: Worker;
   readonly #hosts = new Map<number, WorkerScreenHost>();
   readonly #requests = new Map<number, Pending>();
+  /** Batches posted per model and not yet answered `parsed`: work the worker still owes. */
+  readonly #batchesOut = new Map<number, number>();
+  #reffed = false;
   #nextId = 1;
   #nextReq = 1;
   #dead = false;
@@ -72,8 +75,9 @@ class ScreenWorker {
     this.#worker.on('message', (m: FromScreenWorker) => this.#onMessage(m));
     this.#worker.on('error', (err) => this.#died(err));
     this.#worker.on('exit', (code) => this.#died(new Error(`the screen worker exited with code ${code}`)));
-    // After the listeners: adding a 'message' listener refs the worker's port again, and a process that only
-    // used sessions in-process (a bench, a CLI) then never exited.
+    // After the listeners (adding a 'message' listener refs the worker's port again): the worker keeps the
+    // process alive only while it owes an answer (#holdWhileBusy). Always ref'd, a process that used sessions
+    // in-process never exited; never ref'd, one awaiting a snapshot with nothing else to do ended mid-await.
     this.#worker.unref();
   }
 
@@ -86,11 +90,28 @@ class ScreenWorker {
 
   close(id: number): void {
     this.#hosts.delete(id);
+    // A closed model's queued batches are dropped unanswered.
+    this.#batchesOut.delete(id);
     this.post({ op: 'close', id });
+    this.#holdWhileBusy();
   }
 
   post(m: ToScreenWorker, transfer: ArrayBuffer[] = []): void {
-    if (!this.#dead) this.#worker.postMessage(m, transfer);
+    if (this.#dead) return;
+    this.#worker.postMessage(m, transfer);
+    if (m.op === 'write') {
+      this.#batchesOut.set(m.id, (this.#batchesOut.get(m.id) ?? 0) + 1);
+      this.#holdWhileBusy();
+    }
+  }
+
+  /** Refs the worker while it owes an answer (a request, a batch's `parsed`), unrefs it when it owes none. */
+  #holdWhileBusy(): void {
+    const busy = !this.#dead && (this.#requests.size > 0 || this.#batchesOut.size > 0);
+    if (busy === this.#reffed) return;
+    this.#reffed = busy;
+    if (busy) this.#worker.ref();
+    else this.#worker.unref();
   }
 
   request<T>(make: (req: number) => ToScreenWorker): Promise<T> {
@@ -101,12 +122,17 @@ class ScreenWorker {
     const req = this.#nextReq++;
     return new Promise<T>((resolve, reject) => {
       this.#requests.set(req, { resolve: resolve as (v: unknown) => void, reject });
+      this.#holdWhileBusy();
       this.post(make(req));
     });
   }
 
   #onMessage(m: FromScreenWorker): void {
     if (m.op === 'parsed') {
+      const out = (this.#batchesOut.get(m.id) ?? 0) - 1;
+      if (out > 0) this.#batchesOut.set(m.id, out);
+      else this.#batchesOut.delete(m.id);
+      this.#holdWhileBusy();
       recycleBatch(m.buffer);
       this.#hosts.get(m.id)?.parsedUpTo(m.offset);
       return;
@@ -118,6 +144,7 @@ class ScreenWorker {
     const pending = this.#requests.get(m.req);
     if (pending === undefined) return;
     this.#requests.delete(m.req);
+    this.#holdWhileBusy();
     if (m.op === 'failed') {
       const err = m.name === 'RangeError' ? new RangeError(m.message) : new Error(m.message);
       pending.reject(err);
@@ -131,6 +158,8 @@ class ScreenWorker {
     this.#dead = true;
     for (const p of this.#requests.values()) p.reject(new Error(`the screen worker stopped: ${err.message}`));
     this.#requests.clear();
+    this.#batchesOut.clear();
+    this.#holdWhileBusy();
     const hosts = [...this.#hosts.values()];
     this.#hosts.clear();
     // A worker that cannot start at all stays dead (this one): every request fails at once, nothing spins.
