@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
-import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
-import { stopAll } from '../helpers/stop-all.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type BurrowDaemon, until } from '../helpers/burrow-daemon.js';
+import { useDaemonStack } from './daemon-stack.js';
 import type { Phone } from './phone/phone.js';
-import { launchPhone } from './phone/project.js';
-import { POCKET_DIST, preparePocket, reportFailures } from './pocket-browser.js';
 import { waitForPaintedTerminal } from './pocket-screens.js';
 
 /** burrow-agent/src/terminal/limits.ts: NOTIFY_TITLE_MAX_CODE_POINTS, NOTIFY_BODY_MAX_CODE_POINTS. */
@@ -20,7 +17,6 @@ interface Row {
   readonly notification: { source: string; title: string | null; body: string | null } | null;
 }
 
-let relay: RelayHandle;
 let daemon: BurrowDaemon;
 let phone: Phone;
 
@@ -42,29 +38,10 @@ async function newSession(name: string, ...command: string[]): Promise<string> {
   return r.stdout.trim();
 }
 
+const stack = useDaemonStack('attention');
 beforeAll(async () => {
-  await preparePocket();
-  relay = await startRelay({ assetsDir: POCKET_DIST });
-  daemon = await BurrowDaemon.start({ env: { PS1: '$ ', HISTFILE: '/dev/null' } });
-  await daemon.enroll(relay.url);
-  phone = await launchPhone();
-}, 180_000);
-
-reportFailures(
-  'attention',
-  () => phone,
-  () => `daemon log:\n${daemon?.log.slice(-4000)}`,
-);
-
-afterAll(() =>
-  stopAll(
-    () => phone?.close(),
-    async () => {
-      if (daemon !== undefined) expect(await daemon.stop()).toBe(0);
-    },
-    () => relay?.stop(),
-  ),
-);
+  ({ daemon, phone } = stack);
+});
 
 describe('attention in a phone browser, against a real daemon', () => {
   it('a session that rings while the phone is on the list shows first, in words, with its text', async () => {

@@ -6,13 +6,10 @@
  * way back to the list.
  */
 import { hostname } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
-import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
-import { stopAll } from '../helpers/stop-all.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type BurrowDaemon, until } from '../helpers/burrow-daemon.js';
+import { useDaemonStack } from './daemon-stack.js';
 import type { Phone } from './phone/phone.js';
-import { launchPhone } from './phone/project.js';
-import { POCKET_DIST, preparePocket, reportFailures } from './pocket-browser.js';
 import { waitForPaintedTerminal, waitForTerminal } from './pocket-screens.js';
 
 interface Row {
@@ -22,7 +19,6 @@ interface Row {
   readonly argv: string[];
 }
 
-let relay: RelayHandle;
 let daemon: BurrowDaemon;
 let phone: Phone;
 
@@ -50,31 +46,12 @@ const colourOf = (name: string, selector: string) =>
           .color,
     );
 
+const stack = useDaemonStack('sessions');
 beforeAll(async () => {
-  await preparePocket();
-  relay = await startRelay({ assetsDir: POCKET_DIST });
-  daemon = await BurrowDaemon.start({ env: { PS1: '$ ', HISTFILE: '/dev/null' } });
-  await daemon.enroll(relay.url);
-  phone = await launchPhone();
+  ({ daemon, phone } = stack);
   await daemon.pairWith('e2e phone', (link) => phone.goto(link));
   await section().getByText('connected').waitFor({ timeout: 20_000 });
-}, 180_000);
-
-reportFailures(
-  'sessions',
-  () => phone,
-  () => `daemon log:\n${daemon?.log.slice(-4000)}`,
-);
-
-afterAll(() =>
-  stopAll(
-    () => phone?.close(),
-    async () => {
-      if (daemon !== undefined) expect(await daemon.stop()).toBe(0);
-    },
-    () => relay?.stop(),
-  ),
-);
+});
 
 describe('sessions on the phone, against a real daemon and its CLI', () => {
   it('a session made with `burrow new` appears at once, even one that prints nothing', async () => {
@@ -180,7 +157,7 @@ describe('sessions on the phone, against a real daemon and its CLI', () => {
     await until(async () => (await openButton('short-lived').count()) === 0, 'the row to go');
     const burrowId = (await daemon.json<{ enrollment: { burrowId: string } }>('status', '--json')).enrollment
       .burrowId;
-    await phone.goto(`${relay.url}/b/${burrowId}/s/${id}`);
+    await phone.goto(`${stack.relay.url}/b/${burrowId}/s/${id}`);
     await phone.getByText(/This session does not exist on .* any more\./).waitFor({ timeout: 20_000 });
     await phone.getByRole('button', { name: 'Back to the list' }).tap();
     await section().waitFor();
