@@ -20,7 +20,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -46,7 +46,7 @@ const PORT_RELEASE_TIMEOUT_MS = 5_000;
 const MAX_LOG_CHARS = 64_000;
 
 export interface StartRelayOptions {
-  /** `--var NAME:VALUE` for each entry (e.g. `ENROLL_SECRET`). */
+  /** The relay's vars and secrets (e.g. `ENROLL_SECRET`), passed in an owner-only env file, not on the command line. */
   readonly vars?: Readonly<Record<string, string>>;
   /**
    * Sets the development flag `DEV_OPEN_ENROLLMENT=1` (default true, as `npm start` does): without an
@@ -246,7 +246,12 @@ async function startRelayOnce(options: StartRelayOptions): Promise<RelayHandle> 
     'warn',
   ];
   const vars = { ...(options.openEnrollment === false ? {} : { DEV_OPEN_ENROLLMENT: '1' }), ...options.vars };
-  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+  // In a file only this user can read, not as `--var` arguments: any local user can read a command line (ps).
+  // Outside persistDir, which the storage attack test searches for secrets the relay itself wrote.
+  const varsDir = await mkdtemp(join(tmpdir(), 'burrow-relay-vars-'));
+  const varsFile = join(varsDir, 'vars.env');
+  await writeFile(varsFile, envFileText(vars), { mode: 0o600 });
+  args.push('--env-file', varsFile);
 
   let log = '';
   const child = spawn(process.execPath, args, {
@@ -270,6 +275,7 @@ async function startRelayOnce(options: StartRelayOptions): Promise<RelayHandle> 
   let crashed = false;
   const stop = async () => {
     await killGroup(child, exited);
+    await rm(varsDir, { recursive: true, force: true });
     if (!options.keepState && !crashed) await rm(persistDir, { recursive: true, force: true });
   };
   try {
@@ -287,6 +293,7 @@ async function startRelayOnce(options: StartRelayOptions): Promise<RelayHandle> 
       // The group is already gone.
     }
     await exited;
+    await rm(varsDir, { recursive: true, force: true });
     // workerd dies with the group; wait until its listening socket is gone so a restart can bind the port.
     await untilRefused(port, PORT_RELEASE_TIMEOUT_MS);
   };
@@ -351,4 +358,15 @@ async function killGroup(child: ChildProcess, exited: Promise<void>): Promise<vo
   }
   // workerd may outlive wrangler's exit by a moment; make sure nothing of the group is left.
   signal('SIGKILL');
+}
+
+/** `NAME='value'` lines, as dotenv (and so Miniflare's `envFiles`) reads them. */
+function envFileText(vars: Readonly<Record<string, string>>): string {
+  return Object.entries(vars)
+    .map(([name, value]) => {
+      if (!/^[A-Z_][A-Z0-9_]*$/.test(name)) throw new RangeError(`not a var name: ${name}`);
+      if (/['\n\r]/.test(value)) throw new RangeError(`${name}: a value with a quote or a line break`);
+      return `${name}='${value}'\n`;
+    })
+    .join('');
 }

@@ -4,6 +4,7 @@
  * fallback. [SPEC: RL-HTTP-*, RL-LIM-*, RL-ASSET-*]
  */
 import { createECDH, createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   decodeDeliveryListResponse,
   decodeErrorBody,
@@ -92,6 +93,22 @@ describe('POST /v1/burrows [RL-HTTP-2, RL-HTTP-3]', () => {
     await expectError(await post({ Authorization: SECRET }), 401, 'unauthorized');
     const ok = await post({ Authorization: `Bearer ${SECRET}` });
     expect(ok.status).toBe(201);
+    // The secret reached the relay without being on any command line of its process group (ps shows those to
+    // every local user): the harness passes vars in an owner-only env file.
+    const group = readdirSync('/proc').filter((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === gated.processGroup;
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+    expect(group.length).toBeGreaterThanOrEqual(2); // the serve-relay process and workerd
+    for (const pid of group) {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      expect(cmdline, `process ${pid}`).not.toContain(SECRET);
+    }
   });
 
   it('limits enrollments per source to a burst of 5, wrong secrets included', async () => {
