@@ -103,20 +103,31 @@ export async function counterEcho(
   };
 }
 
-export async function barePtyEcho(): Promise<Echo> {
-  const p = pty.spawn(ECHO_COMMAND[0]!, ECHO_COMMAND.slice(1), { cols: 80, rows: 24, encoding: null });
+/** Characters of a terminal's first output kept to look for ECHO_COMMAND's `ready` (after a snapshot, say). */
+const READY_SCAN_CHARS = 4096;
+
+/**
+ * An echo through something that paints a terminal's output: `open` starts it with the painted bytes going to
+ * the given callback and says how to type and how to close; ready once ECHO_COMMAND has printed `ready`.
+ */
+export function paintedEcho(
+  open: (onData: (d: Buffer) => void) => { write: (b: string) => void; close: () => Promise<void> },
+): Promise<Echo> {
   const counter = byteCounter();
   let text = '';
-  p.onData((d: Buffer | string) => {
-    if (text.length < 64) text += d.toString();
-    counter.add(d.length);
+  const { write, close } = open((d) => {
+    if (text.length < READY_SCAN_CHARS) text += d.toString('latin1');
+    counter.add(d.byteLength);
   });
-  return counterEcho(
-    (b) => p.write(b),
-    () => text.includes('ready'),
-    counter,
-    async () => p.kill(),
-  );
+  return counterEcho(write, () => text.includes('ready'), counter, close);
+}
+
+export function barePtyEcho(): Promise<Echo> {
+  return paintedEcho((onData) => {
+    const p = pty.spawn(ECHO_COMMAND[0]!, ECHO_COMMAND.slice(1), { cols: 80, rows: 24, encoding: null });
+    p.onData((d: Buffer | string) => onData(typeof d === 'string' ? Buffer.from(d) : d));
+    return { write: (b) => p.write(b), close: async () => p.kill() };
+  });
 }
 
 /** A 64-byte frame through the relay to an agent socket that echoes DATA frames straight back. */

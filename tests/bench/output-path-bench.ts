@@ -43,6 +43,7 @@ import {
   GAP_MS,
   KEYSTROKES,
   measureEcho,
+  paintedEcho,
 } from './echo-paths.js';
 
 const BIN = join(REPO_ROOT, 'burrow-agent', 'bin', 'burrow.js');
@@ -244,40 +245,26 @@ async function echoPart(daemon: Daemon, relay: RelayHandle, ph: LoadPhone, targe
     ['bare node-pty', () => barePtyEcho()],
     [
       'two ptys, bare Node forwarder',
-      async () => {
-        const counter = byteCounter();
-        let text = '';
-        const fwd = bareForwarder(ECHO_COMMAND, (b) => {
-          if (text.length < 4096) text += b.toString('latin1');
-          counter.add(b.byteLength);
-        });
-        return counterEcho(
-          (b) => fwd.write(b),
-          () => text.includes('ready'),
-          counter,
-          async () => fwd.kill(),
-        );
-      },
+      () =>
+        paintedEcho((onData) => {
+          const fwd = bareForwarder(ECHO_COMMAND, onData);
+          return { write: (b) => fwd.write(b), close: async () => fwd.kill() };
+        }),
     ],
     [
       'local attach (burrow attach)',
       async () => {
         const id = await newSession(daemon, ECHO_COMMAND);
-        const counter = byteCounter();
-        let text = '';
-        const { cli } = attachCli(daemon, id, (b) => {
-          if (text.length < 4096) text += b.toString('latin1');
-          counter.add(b.byteLength);
+        return paintedEcho((onData) => {
+          const { cli } = attachCli(daemon, id, onData);
+          return {
+            write: (b) => cli.write(b),
+            close: async () => {
+              cli.kill();
+              await daemon.cli('kill', id);
+            },
+          };
         });
-        return counterEcho(
-          (b) => cli.write(b),
-          () => text.includes('ready'),
-          counter,
-          async () => {
-            cli.kill();
-            await daemon.cli('kill', id);
-          },
-        );
       },
     ],
     ['bare relay (ws echo)', () => bareRelayEcho(relay)],

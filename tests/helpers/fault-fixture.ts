@@ -1,7 +1,8 @@
 /**
  * Shared pieces of the network-fault tests (issue 8 "Faults", tests/integration/fault-*.test.ts): a daemon
- * enrolled at a relay, a session that streams numbered lines between a start and a stop file, the check that a phone's copy of that stream has every line exactly once in order, and the
- * `[figure]` lines the tests print for docs/reliability.md.
+ * enrolled at a relay, a session that streams numbered lines between a start and a stop file, the check that a
+ * phone's copy of that stream has every line exactly once in order, and the `[figure]` lines the tests print
+ * for docs/reliability.md.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -25,6 +25,16 @@ describe('plainLines', () => {
       expect(plainLines(enc(bad)), JSON.stringify(bad)).toBeNull();
   });
 
+  it('finds every line of a chunk far larger than its scratch space, and again after', () => {
+    // 100,000 empty lines (grows the reused scratch past the size it keeps) then a small chunk (a fresh one).
+    for (const lines of [100_000, 3]) {
+      const l = plainLines(enc('\r\n'.repeat(lines)))!;
+      expect(l.count).toBe(lines);
+      expect(l.ends[lines - 1]).toBe(2 * (lines - 1));
+      expect(l.starts[lines]).toBe(2 * lines);
+    }
+  });
+
   it('given its own answer for a prefix, answers exactly as scanning the whole chunk (property)', () => {
     fc.assert(
       fc.property(text, fc.nat(), (chunk, cut) => {

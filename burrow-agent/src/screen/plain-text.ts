@@ -21,7 +21,10 @@ const LF = 0x0a;
 /**
  * Where the complete lines' ends are collected during a scan, grown on demand and reused: a flood is scanned
  * up to PLAIN_SKIP_MERGE_BYTES at a time (~19,000 lines of `seq`), and a fresh array per scan was garbage.
+ * A chunk of empty lines can grow it to half its byte count in entries; past SCRATCH_KEEP_LINES it is let go
+ * after the scan, so one odd flood does not hold megabytes in the worker for good.
  */
+const SCRATCH_KEEP_LINES = 64 * 1024;
 let scratchEnds = new Int32Array(4096);
 
 /**
@@ -63,7 +66,9 @@ export function plainLines(chunk: Uint8Array, known?: PlainLines): PlainLines | 
     }
     return null;
   }
-  return linesFromEnds(ends.slice(0, count));
+  const found = ends.slice(0, count);
+  if (scratchEnds.length > SCRATCH_KEEP_LINES) scratchEnds = new Int32Array(4096);
+  return linesFromEnds(found);
 }
 
 /** The same lines without the first `k`, for `chunk.subarray(lines.starts[k])`. */
