@@ -43,6 +43,7 @@ export {
 } from './fragment.js';
 export { FrameKind, INPUT_FLAG_REPLY } from './frame.js';
 export * from './limits.js';
+export { SCREEN_UNICODE_VERSION } from './screen-widths.js';
 export { OutputCursor } from './output-cursor.js';
 export type { PairBurrowMessage, PairClientMessage } from './pairing-messages.js';
 export { PAIR_REJECT_REASONS } from './pairing-messages.js';
