@@ -274,8 +274,10 @@ function writeLines(
   }
   // Column of the terminal's cursor within the row being written.
   let cx = 0;
-  /** Columns of the row already written by the previous row's wrap (its first cell). */
-  let skip = 0;
+  /** The previous line's wrap left a placeholder in this line's first column. */
+  let rewriteFirst = false;
+  /** This line may hold a background no cell of the original has: write its default blanks too. */
+  let rewriteBlanks = false;
   const moveTo = (x: number) => {
     if (x > cx) w.put(x - cx === 1 ? '\x1b[C' : `\x1b[${x - cx}C`);
     cx = x;
@@ -299,67 +301,62 @@ function writeLines(
         end = cols - 1;
       }
     }
-    writeCells(w, line, cell, skip, end, cols, moveTo, (x) => {
+    writeCells(w, line, cell, end, cols, rewriteFirst, rewriteBlanks, moveTo, (x) => {
       cx = x;
     });
-    skip = 0;
+    rewriteFirst = false;
+    rewriteBlanks = false;
     if (y === last) break;
     if (wrapsOn) {
       if (naturalWideWrap) {
-        // A wide character that did not fit in the last column: it wraps again, leaving that column blank.
+        // A wide character that did not fit in the last column: it wraps again, leaving that column blank
+        // in its pen. A line that wrap scrolls in takes the pen's background (BCE): its blanks are then
+        // all written.
         moveTo(cols - 1);
+        rewriteBlanks = (penOf(next!.getCell(0, cell) as Cell).bg & COLOUR_BITS) !== 0;
         continue;
       }
-      if (endFill !== null) {
+      // Not past the last column yet (its cell is blank, or a reflow left a wide character hanging past it,
+      // which no output can make: it comes back blank): a placeholder there gets it past.
+      if (cx < cols) {
+        endFill ??= DEFAULT_PEN;
         moveTo(cols - 1);
+        defaultBackground(w);
         w.put(' ');
         cx = cols;
       }
-      // The cursor is past the last column: the next printed character wraps, marking the next line wrapped.
-      const first = next!.getCell(0, cell) as Cell;
-      const firstWidth = first.getWidth();
-      let firstBlank: Pen | null = null;
-      if (first.getChars() === '') {
-        firstBlank = penOf(first);
-        w.put(' ');
-        cx = 1;
-      } else {
-        w.setPen(penOf(first));
-        w.put(first.getChars());
-        cx = firstWidth;
-      }
+      // The cursor is past the last column: a placeholder printed now wraps, marking the next line wrapped
+      // (with the default background: a line the wrap scrolls in takes the pen's, BCE). The next line is then
+      // written from its first column, the placeholder's included.
+      defaultBackground(w);
+      w.put(' ');
       if (endFill !== null) {
-        // Blank the placeholder that forced the wrap (ECH with its colour, or the default one).
+        // Blank the placeholder in the last column (ECH with its colour, or the default one).
         w.put(`\x1b[A\x1b[${cols}G`);
         w.setPen({ ...w.pen, bg: (w.pen.bg & ~COLOUR_BITS) | (endFill.bg & COLOUR_BITS) });
-        w.put(`\x1b[X\x1b[B\x1b[${cx + 1}G`);
+        w.put('\x1b[X\x1b[B');
       }
-      if (firstBlank !== null) {
-        w.put('\r');
-        w.setPen({ ...w.pen, bg: (w.pen.bg & ~COLOUR_BITS) | (firstBlank.bg & COLOUR_BITS) });
-        w.put('\x1b[X');
-        cx = 0;
-        skip = 1;
-      } else {
-        skip = firstWidth;
-      }
+      w.put('\r');
+      cx = 0;
+      rewriteFirst = true;
       continue;
     }
     // A line feed at the bottom scrolls in a line of the pen's background (BCE): default it first.
-    if ((w.pen.bg & COLOUR_BITS) !== 0) w.setPen({ ...w.pen, bg: w.pen.bg & ~COLOUR_BITS });
+    defaultBackground(w);
     w.put('\r\n');
     cx = 0;
   }
 }
 
-/** Writes cells `[start, end)` of a line; the cursor is at column `getCx()` of that line. */
+/** Writes cells `[0, end)` of a line from its first column. */
 function writeCells(
   w: Writer,
   line: IBufferLine,
   cell: Cell,
-  start: number,
   end: number,
   cols: number,
+  rewriteFirst: boolean,
+  rewriteBlanks: boolean,
   moveTo: (x: number) => void,
   setCx: (x: number) => void,
 ): void {
@@ -375,8 +372,8 @@ function writeCells(
     runStart = -1;
   };
   /** A column a placeholder was printed into: written even if it is a default blank. */
-  let mustWrite = -1;
-  for (let x = start; x < end; x++) {
+  let mustWrite = rewriteFirst ? 0 : -1;
+  for (let x = 0; x < end; x++) {
     line.getCell(x, cell);
     const width = cell.getWidth();
     if (width === 0) continue;
@@ -390,7 +387,7 @@ function writeCells(
         if (x === 0) mustWrite = 1;
         continue;
       }
-      if (isEraseCell(cell) && bg === 0 && mustWrite !== x) {
+      if (isEraseCell(cell) && bg === 0 && mustWrite !== x && !rewriteBlanks) {
         flushRun(x);
         continue;
       }
@@ -461,6 +458,10 @@ function lineIsBlank(line: IBufferLine | undefined, cell: Cell, cols: number): b
     if (cell.getChars() !== '' || !isEraseCell(cell) || (cell.bg & COLOUR_BITS) !== 0) return false;
   }
   return true;
+}
+
+function defaultBackground(w: Writer): void {
+  if ((w.pen.bg & COLOUR_BITS) !== 0) w.setPen({ ...w.pen, bg: w.pen.bg & ~COLOUR_BITS });
 }
 
 /** True when `tabs` holds exactly xterm's initial stops (every 8 columns from 0). */
