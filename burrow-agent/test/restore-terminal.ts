@@ -3,7 +3,7 @@ import type { Terminal as XTerminal } from '@xterm/headless';
 import xtermHeadless from '@xterm/headless';
 import { emptyKittyState, type KittyKeyboardState, trackKittyKeyboard } from '../src/screen/kitty-keyboard.js';
 import { restoreString } from '../src/screen/restore-string.js';
-import { useSessionWidths } from '../src/screen/terminal-widths.js';
+import { applySessionWidths } from '../src/screen/terminal-widths.js';
 import { dumpTerminal, type TerminalDump } from './terminal-dump.js';
 
 const { Terminal } = xtermHeadless;
@@ -17,7 +17,7 @@ export interface TestTerminal {
 
 export function testTerminal(cols = 80, rows = 24, scrollback = 1000): TestTerminal {
   const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
-  useSessionWidths(term);
+  applySessionWidths(term);
   const kitty = emptyKittyState();
   const hooks = trackKittyKeyboard(term, kitty);
   return {

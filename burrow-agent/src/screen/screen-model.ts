@@ -18,7 +18,7 @@ import { lineText } from './line-text.js';
 import { dropLines, type PlainLines, plainLines, plainTextState } from './plain-text.js';
 import { restoreString } from './restore-string.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
-import { useSessionWidths } from './terminal-widths.js';
+import { applySessionWidths } from './terminal-widths.js';
 import { internals } from './xterm-internals.js';
 
 const { Terminal } = xtermHeadless;
@@ -382,7 +382,7 @@ export class ScreenModel {
       // The width table (terminal-widths.ts) is behind xterm's proposed API.
       allowProposedApi: true,
     });
-    useSessionWidths(term);
+    applySessionWidths(term);
     const kitty = emptyKittyState();
     return { term, kitty, hooks: trackKittyKeyboard(term, kitty) };
   }

@@ -20,7 +20,7 @@ export interface WidthConfigurableTerminal {
 }
 
 /** Gives `term` the session width table; throws if the table did not take (an addon version mismatch). */
-export function useSessionWidths(term: WidthConfigurableTerminal): void {
+export function applySessionWidths(term: WidthConfigurableTerminal): void {
   term.loadAddon(new Unicode11Addon() as unknown as { activate(terminal: never): void; dispose(): void });
   term.unicode.activeVersion = SCREEN_UNICODE_VERSION;
   if (term.unicode.activeVersion !== SCREEN_UNICODE_VERSION) {

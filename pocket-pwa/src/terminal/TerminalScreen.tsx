@@ -24,6 +24,7 @@ import { type GoneHow, goneHow, goneText } from './gone-session.js';
 import { InputRouter } from './input-router.js';
 import { KeyBar } from './KeyBar.js';
 import { fitTerminal } from './stable-fit.js';
+import { applySessionWidths } from './terminal-widths.js';
 import { NO_MODIFIERS } from './sticky-modifiers.js';
 import { TERMINAL_FONT_FAMILY, TERMINAL_FONT_SIZE_PX } from './terminal-metrics.js';
 import { useVisualViewport } from './use-visual-viewport.js';
@@ -122,9 +123,11 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       fontSize: TERMINAL_FONT_SIZE_PX,
       scrollback: LOCAL_SCROLLBACK_LINES,
       cursorBlink: false,
-      allowProposedApi: false,
+      // The session width table (terminal-widths.ts) is behind xterm's proposed API.
+      allowProposedApi: true,
       theme: { background: '#0e0f13', foreground: '#e6e6e6' },
     });
+    applySessionWidths(term);
     const fit = new FitAddon();
     term.loadAddon(fit);
     const unbridge = bridgeTerminalStyles(el);
