@@ -64,7 +64,7 @@ describe('restore string (property)', () => {
           b.dispose();
         }
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
-  }, 900_000);
+  }, 300_000);
 });

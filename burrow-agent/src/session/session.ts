@@ -69,6 +69,8 @@ export interface SessionSpawnOptions {
   readonly integrationDir: string | null;
   /** Where the screen model runs; the screen worker by default. */
   readonly screen?: ScreenHostFactory;
+  /** Quiet time before an unwatched session parks its screen model; HIBERNATE_AFTER_MS by default. */
+  readonly parkAfterMs?: number;
 }
 
 export interface SessionInfo {
@@ -347,7 +349,8 @@ export class Session {
    */
   async maybeHibernate(now: number): Promise<boolean> {
     const last = this.lastOutputAt ?? this.createdAt;
-    if (this.viewers.size > 0 || this.screen.hibernated || now - last < HIBERNATE_AFTER_MS) return false;
+    const after = this.opts.parkAfterMs ?? HIBERNATE_AFTER_MS;
+    if (this.viewers.size > 0 || this.screen.hibernated || now - last < after) return false;
     const parked = await this.screen.hibernate();
     // Said once per park, so a screen that looks wrong after a quiet spell can be traced to it.
     if (parked) {
