@@ -139,14 +139,26 @@ export function applySgr(a: Attrs, params: string): void {
   }
 }
 
+/** DEC Special Graphics (VT100 line drawing), as tmux marks such cells with SO … SI in its capture. */
+const DEC_GRAPHICS: Record<string, string> = Object.fromEntries(
+  [...'`abcdefghijklmnopqrstuvwxyz{|}~'].map((c, i) => [c, [...'◆▒␉␌␍␊°±␤␋┘┐┌└┼⎺⎻─⎼⎽├┤┴┬│≤≥π≠£·'][i]!]),
+);
+
 /** Parses `capture-pane -p -e -N` output into rows of cells. */
 export function parseCapture(text: string, rows: number): Cell[][] {
   const lines = text.split('\n').slice(0, rows);
   const a = new Attrs();
+  // Like the attributes, the line-drawing set carries over from one line to the next.
+  let graphics = false;
   return lines.map((line) => {
     const cells: Cell[] = [];
     // tmux starts every line from the attributes the previous one ended with; blanks keep the current ones.
     for (let i = 0; i < line.length; ) {
+      if (line[i] === '\x0e' || line[i] === '\x0f') {
+        graphics = line[i] === '\x0e';
+        i++;
+        continue;
+      }
       if (line[i] === '\x1b' && line[i + 1] === '[') {
         const end = line.indexOf('m', i);
         applySgr(a, line.slice(i + 2, end));
@@ -161,7 +173,7 @@ export function parseCapture(text: string, rows: number): Cell[][] {
         cells.push({ text: last.text + ch, attrs: last.attrs });
         continue;
       }
-      cells.push({ text: ch, attrs: a.key() });
+      cells.push({ text: graphics ? (DEC_GRAPHICS[ch] ?? ch) : ch, attrs: a.key() });
     }
     return cells;
   });
@@ -290,7 +302,13 @@ export class TmuxServer {
   }
 }
 
-/** Cells that differ, in text and in attributes only, between two screens (row by row, glyph by glyph). */
+const BLANK: Cell = { text: ' ', attrs: new Attrs().key() };
+
+/**
+ * Cells that differ, in text and in attributes only, between two screens (row by row, glyph by glyph). A row
+ * shorter than the other is padded with default blanks: tmux captures a line only as far as it was ever
+ * written (an insert or an erase writes it to the end), which the eye cannot tell from blanks.
+ */
 export function diffCells(ref: Cell[][], got: Cell[][]): { text: number; attrs: number; first: string[] } {
   let text = 0;
   let attrs = 0;
@@ -299,8 +317,8 @@ export function diffCells(ref: Cell[][], got: Cell[][]): { text: number; attrs: 
     const r = ref[y] ?? [];
     const g = got[y] ?? [];
     for (let x = 0; x < Math.max(r.length, g.length); x++) {
-      const a = r[x];
-      const b = g[x];
+      const a = r[x] ?? BLANK;
+      const b = g[x] ?? BLANK;
       if (a?.text !== b?.text) {
         text++;
         if (first.length < 6) first.push(`row ${y} col ${x}: text ${JSON.stringify(a?.text)} ≠ ${JSON.stringify(b?.text)}`);

@@ -126,6 +126,13 @@ async function referenceOf(bytes: Buffer): Promise<ScreenCapture> {
   return capture;
 }
 
+/** `burrow attach` says it attached (a line the snapshot's RIS then clears), and the pane settled. */
+async function painted(target: string): Promise<void> {
+  await new Promise((r) => setTimeout(r, 300));
+  await stable(target);
+  expect(tmux.text(target)).not.toContain('burrow attach:');
+}
+
 function attachPane(session: string): string {
   return tmux.pane(`exec ${process.execPath} ${BURROW_BIN} attach ${session}`);
 }
@@ -154,8 +161,7 @@ async function runCase(c: ScreenCase): Promise<Record<string, PathResult>> {
   const out: Record<string, PathResult> = {};
   // 1. Attach from a snapshot, then live output.
   const a = attachPane(id);
-  await until(() => tmux.text(a).trim().length > 0, 'burrow attach to paint');
-  await stable(a);
+  await painted(a);
   out.snapshot = compare(await referenceOf(rec.all()), tmux.capture(a));
   if (c.keys !== undefined) {
     rec.input(c.keys);
@@ -169,17 +175,19 @@ async function runCase(c: ScreenCase): Promise<Record<string, PathResult>> {
   const parkedLine = `session ${id}: screen model parked`;
   await until(() => daemon.log.includes(parkedLine), 'the session to park', 30_000);
   const b = attachPane(id);
-  await until(() => tmux.text(b).trim().length > 0, 'burrow attach to paint after the park');
+  await painted(b);
+  // Whatever the program wrote after the recorder left (a late redraw) is in the log: read it first.
+  await rec.attach(id, rec.length);
+  await new Promise((r) => setTimeout(r, QUIET_MS));
   await stable(b);
   out.park = compare(await referenceOf(rec.all()), tmux.capture(b));
   if (c.keys !== undefined) {
-    await rec.attach(id, rec.length);
     rec.input(c.keys);
     await rec.quiet();
     await stable(b);
     out['park + live'] = compare(await referenceOf(rec.all()), tmux.capture(b));
-    rec.detach();
   }
+  rec.detach();
   tmux.kill(b);
   if (c.freeze) {
     const pid = (await daemon.json<{ id: string; pid: number }[]>('ls', '--json')).find((s) => s.id === id)?.pid;

@@ -20,7 +20,8 @@
  *  3. The normal buffer's tab stops (`CSI 3 g` + HTS per stop), scroll region (DECSTBM), kitty keyboard stack.
  *  4. With the alternate screen active: the normal buffer's saved cursor as the position, pen and charset
  *     DECSET 1049 saves, then `CSI ? 1049 h`, then the alternate screen's cells, tabs, region, kitty stack.
- *  5. The active buffer's saved cursor (DECSC: position, pen, charset) when it is not the initial one.
+ *  5. The active buffer's saved cursor (DECSC: position, pen, charset) when it is not the initial one; on the
+ *     normal screen also through `CSI ? 1049 h` + `l`, for terminals that keep 1049's apart (tmux).
  *  6. DECOM (`CSI ? 6 h`, which homes the cursor), then the cursor (CUP; a pending wrap — cursor past the last
  *     column — by printing the last cell again).
  *  7. Modes: IRM `CSI 4 h`, LNM `CSI 20 h`, DECAWM off `CSI ? 7 l`, reverse wrap `CSI ? 45 h`, DECCKM
@@ -278,8 +279,10 @@ function writeLines(
   let rewriteFirst = false;
   /** This line may hold a background no cell of the original has: write its default blanks too. */
   let rewriteBlanks = false;
+  // Absolute moves (CHA), not relative ones: a viewer whose terminal gives some glyph another width than the
+  // model did (tmux joins a ZWJ sequence into one cell) still puts what follows a gap where the program put it.
   const moveTo = (x: number) => {
-    if (x > cx) w.put(x - cx === 1 ? '\x1b[C' : `\x1b[${x - cx}C`);
+    if (x > cx) w.put(`\x1b[${x + 1}G`);
     cx = x;
   };
   for (let y = from; y <= last; y++) {
@@ -608,7 +611,10 @@ export function restoreString(term: Terminal, options: RestoreOptions): string {
   const active = st.altActive ? st.alt : st.normal;
   if (!savedCursorIsInitial(active)) {
     toSavedCursor(w, term, active, active.savedCharset);
-    w.put('\x1b7');
+    // On the normal screen, also as DECSET 1049 saves it (an enter and leave of an empty alternate screen):
+    // xterm keeps one saved cursor, tmux a second one for 1049, and a program that leaves the alternate
+    // screen twice gets that one back.
+    w.put(st.altActive ? '\x1b7' : '\x1b7\x1b[?1049h\x1b[?1049l');
     if (active.savedCharset !== undefined) w.put('\x1b(B');
   }
   cursorAndModes(w, term, st);
