@@ -18,7 +18,8 @@ function hasOrphanHalf(term: Terminal): boolean {
     for (let y = 0; y < buffer.length; y++) {
       const line = buffer.getLine(y)!;
       for (let x = 0; x < term.cols; x++) {
-        if (line.getCell(x)?.getWidth() === 0 && (x === 0 || line.getCell(x - 1)?.getWidth() !== 2)) return true;
+        if (line.getCell(x)?.getWidth() === 0 && (x === 0 || line.getCell(x - 1)?.getWidth() !== 2))
+          return true;
       }
     }
   }
@@ -27,15 +28,23 @@ function hasOrphanHalf(term: Terminal): boolean {
 
 /** DECRC put a charset into GL that is not the designated one (restore-string.ts cannot rebuild that). */
 function glOutOfStep(term: Terminal): boolean {
-  const cs = (term as unknown as { _core: { _charsetService: { charset: unknown; glevel: number; _charsets: unknown[] } } })
-    ._core._charsetService;
+  const cs = (
+    term as unknown as {
+      _core: { _charsetService: { charset: unknown; glevel: number; _charsets: unknown[] } };
+    }
+  )._core._charsetService;
   return cs.charset !== cs._charsets[cs.glevel];
 }
 
 function altPendingWrapOverBlank(term: Terminal): boolean {
   const buf = term.buffer.active;
   if (buf.type !== 'alternate' || buf.cursorX < term.cols) return false;
-  return buf.getLine(buf.baseY + buf.cursorY)?.getCell(term.cols - 1)?.getChars() === '';
+  return (
+    buf
+      .getLine(buf.baseY + buf.cursorY)
+      ?.getCell(term.cols - 1)
+      ?.getChars() === ''
+  );
 }
 
 describe('restore string (property)', () => {
@@ -47,7 +56,9 @@ describe('restore string (property)', () => {
         try {
           for (const p of before) await a.write(p);
           await b.write(restoreString(a.term, { scrollback: SCROLLBACK, kitty: a.kitty }));
-          expect(dumpTerminal(b.term, SCROLLBACK, b.kitty)).toEqual(dumpTerminal(a.term, SCROLLBACK, a.kitty));
+          expect(dumpTerminal(b.term, SCROLLBACK, b.kitty)).toEqual(
+            dumpTerminal(a.term, SCROLLBACK, a.kitty),
+          );
           // The one state a restore cannot rebuild (restore-string.ts): later output would differ.
           if (altPendingWrapOverBlank(a.term) || glOutOfStep(a.term) || hasOrphanHalf(a.term)) return;
           // An open OSC 8 link lives in xterm.js as long as the line it was opened on (restore-string.ts):
@@ -58,7 +69,9 @@ describe('restore string (property)', () => {
           }
           // Only the lines both hold: `b` started with SCROLLBACK lines above its screen.
           const noLinks = { links: false };
-          expect(dumpTerminal(b.term, 0, b.kitty, noLinks)).toEqual(dumpTerminal(a.term, 0, a.kitty, noLinks));
+          expect(dumpTerminal(b.term, 0, b.kitty, noLinks)).toEqual(
+            dumpTerminal(a.term, 0, a.kitty, noLinks),
+          );
         } finally {
           a.dispose();
           b.dispose();

@@ -75,12 +75,20 @@ describe('restore string', () => {
   });
 
   it('keeps wrapped lines wrapped (reflow on a later resize agrees)', async () => {
-    const r = await expectExact(['a'.repeat(170), '\r\n', `${'b'.repeat(79)}\u4e00c`, '\r\n', ' '.repeat(85)]);
+    const r = await expectExact([
+      'a'.repeat(170),
+      '\r\n',
+      `${'b'.repeat(79)}\u4e00c`,
+      '\r\n',
+      ' '.repeat(85),
+    ]);
     expect(r.original.normal.lines.some((l) => l.startsWith('↩'))).toBe(true);
   });
 
   it('keeps the cursor style, blink, origin, insert, wraparound, LNM, reverse wrap, focus and paste modes', async () => {
-    await expectExact('\x1b[5 q\x1b[?12h\x1b[5;10r\x1b[?6h\x1b[3;4H\x1b[4h\x1b[?7l\x1b[20h\x1b[?45h\x1b[?1004h\x1b[?2004h');
+    await expectExact(
+      '\x1b[5 q\x1b[?12h\x1b[5;10r\x1b[?6h\x1b[3;4H\x1b[4h\x1b[?7l\x1b[20h\x1b[?45h\x1b[?1004h\x1b[?2004h',
+    );
   });
 
   it('keeps every SGR attribute and colour mode, and the pen', async () => {
@@ -101,7 +109,10 @@ describe('restore string', () => {
   });
 
   it('keeps the alternate screen, the normal screen under it and the cursor saved by DECSET 1049', async () => {
-    await expectExact(['normal text\r\nmore\x1b[31m', '\x1b[?1049h\x1b[H\x1b[0malt screen\x1b[5;6r\x1b[2;3H']);
+    await expectExact([
+      'normal text\r\nmore\x1b[31m',
+      '\x1b[?1049h\x1b[H\x1b[0malt screen\x1b[5;6r\x1b[2;3H',
+    ]);
   });
 
   it('keeps DECSC state in each buffer, charsets and SO', async () => {
@@ -114,7 +125,9 @@ describe('restore string', () => {
   });
 
   it('keeps OSC 8 links on cells and on the pen', async () => {
-    await expectExact('\x1b]8;id=a;https://example.com/\x1b\\link\x1b]8;;\x1b\\ plain \x1b]8;;file:///x\x1b\\');
+    await expectExact(
+      '\x1b]8;id=a;https://example.com/\x1b\\link\x1b]8;;\x1b\\ plain \x1b]8;;file:///x\x1b\\',
+    );
   });
 
   it('keeps the kitty keyboard flags a program pushed, per screen', async () => {

@@ -1,7 +1,11 @@
 /** Test terminals set up like the screen model's, and the round trip through a restore string. */
 import type { Terminal as XTerminal } from '@xterm/headless';
 import xtermHeadless from '@xterm/headless';
-import { emptyKittyState, type KittyKeyboardState, trackKittyKeyboard } from '../src/screen/kitty-keyboard.js';
+import {
+  emptyKittyState,
+  type KittyKeyboardState,
+  trackKittyKeyboard,
+} from '../src/screen/kitty-keyboard.js';
 import { restoreString } from '../src/screen/restore-string.js';
 import { applySessionWidths } from '../src/screen/terminal-widths.js';
 import { dumpTerminal, type TerminalDump } from './terminal-dump.js';

@@ -27,45 +27,49 @@ const step = fc.oneof(
 describe('ScreenModel parking (property)', () => {
   it('a parked and woken model equals one that never parked', async () => {
     await fc.assert(
-      fc.asyncProperty(smallSize, fc.array(step, { minLength: 1, maxLength: 80 }), async ({ cols, rows }, steps) => {
-        const plain = new ScreenModel(cols, rows);
-        const parked = new ScreenModel(cols, rows);
-        try {
-          for (const s of steps) {
-            if (s.kind === 'write') {
-              const bytes = Buffer.from(s.data);
-              plain.write(bytes);
-              parked.write(Buffer.from(bytes));
-            } else if (s.kind === 'resize') {
-              plain.resize(s.cols, s.rows);
-              parked.resize(s.cols, s.rows);
-            } else {
-              await plain.whenParsed(() => undefined);
-              await parked.hibernate();
+      fc.asyncProperty(
+        smallSize,
+        fc.array(step, { minLength: 1, maxLength: 80 }),
+        async ({ cols, rows }, steps) => {
+          const plain = new ScreenModel(cols, rows);
+          const parked = new ScreenModel(cols, rows);
+          try {
+            for (const s of steps) {
+              if (s.kind === 'write') {
+                const bytes = Buffer.from(s.data);
+                plain.write(bytes);
+                parked.write(Buffer.from(bytes));
+              } else if (s.kind === 'resize') {
+                plain.resize(s.cols, s.rows);
+                parked.resize(s.cols, s.rows);
+              } else {
+                await plain.whenParsed(() => undefined);
+                await parked.hibernate();
+              }
             }
+            const sa = await plain.snapshot();
+            const sb = await parked.snapshot();
+            // A write wakes a parked model; both get it.
+            parked.write(Buffer.from('\x1b[m'));
+            plain.write(Buffer.from('\x1b[m'));
+            await plain.whenParsed(() => undefined);
+            await parked.whenParsed(() => undefined);
+            const a = liveOf(plain);
+            const b = liveOf(parked);
+            const opts = { links: false };
+            expect(dumpTerminal(b.term, LIVE_SCROLLBACK_LINES, b.kitty, opts)).toEqual(
+              dumpTerminal(a.term, LIVE_SCROLLBACK_LINES, a.kitty, opts),
+            );
+            expect(sb.offset).toBe(sa.offset);
+            expect(parked.history.endLine).toBe(plain.history.endLine);
+            const n = plain.history.endLine;
+            if (n > 0) expect(parked.history.read(n, n).lines).toEqual(plain.history.read(n, n).lines);
+          } finally {
+            plain.dispose();
+            parked.dispose();
           }
-          const sa = await plain.snapshot();
-          const sb = await parked.snapshot();
-          // A write wakes a parked model; both get it.
-          parked.write(Buffer.from('\x1b[m'));
-          plain.write(Buffer.from('\x1b[m'));
-          await plain.whenParsed(() => undefined);
-          await parked.whenParsed(() => undefined);
-          const a = liveOf(plain);
-          const b = liveOf(parked);
-          const opts = { links: false };
-          expect(dumpTerminal(b.term, LIVE_SCROLLBACK_LINES, b.kitty, opts)).toEqual(
-            dumpTerminal(a.term, LIVE_SCROLLBACK_LINES, a.kitty, opts),
-          );
-          expect(sb.offset).toBe(sa.offset);
-          expect(parked.history.endLine).toBe(plain.history.endLine);
-          const n = plain.history.endLine;
-          if (n > 0) expect(parked.history.read(n, n).lines).toEqual(plain.history.read(n, n).lines);
-        } finally {
-          plain.dispose();
-          parked.dispose();
-        }
-      }),
+        },
+      ),
       { numRuns: 150 },
     );
   }, 600_000);

@@ -356,7 +356,9 @@ describe('session', { timeout: 30_000 }, () => {
     expect(await registry.sweep(Date.now() + 60_000)).toBe(1);
     // Issue 22 item 3: the daemon says when it parks.
     expect(logged.filter((l) => l.includes('screen model parked'))).toEqual([
-      expect.stringMatching(new RegExp(`^info: session ${s.id}: screen model parked \\(quiet \\d+ s, no viewer\\)`)),
+      expect.stringMatching(
+        new RegExp(`^info: session ${s.id}: screen model parked \\(quiet \\d+ s, no viewer\\)`),
+      ),
     ]);
     const late = new RecordingViewer('late');
     const a2 = s.attach(late);

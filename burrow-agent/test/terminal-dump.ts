@@ -8,7 +8,12 @@
 import type { IBufferCell, Terminal } from '@xterm/headless';
 import { type KittyKeyboardState, kittyFlags } from '../src/screen/kitty-keyboard.js';
 import { type Pen, penOf } from '../src/screen/restore-string.js';
-import { type AttrData, charsetFinal, type InternalBuffer, internals } from '../src/screen/xterm-internals.js';
+import {
+  type AttrData,
+  charsetFinal,
+  type InternalBuffer,
+  internals,
+} from '../src/screen/xterm-internals.js';
 
 export interface BufferDump {
   readonly lines: string[];
@@ -59,14 +64,28 @@ function dumpLines(term: Terminal, which: 'normal' | 'alternate', count: number)
       // A wide character in the last column, its right half past the margin: a reflow leaves one, no output
       // can make one; restore-string.ts writes a blank there.
       const hanging = w === 2 && x === term.cols - 1;
-      s += orphan || hanging ? '·' : w === 0 ? '' : cell.getChars() === '' ? '·' : w === 2 ? `${cell.getChars()}²` : cell.getChars();
+      s +=
+        orphan || hanging
+          ? '·'
+          : w === 0
+            ? ''
+            : cell.getChars() === ''
+              ? '·'
+              : w === 2
+                ? `${cell.getChars()}²`
+                : cell.getChars();
     }
     out.push(s);
   }
   return out;
 }
 
-function dumpBuffer(term: Terminal, buf: InternalBuffer, which: 'normal' | 'alternate', lines: number): BufferDump {
+function dumpBuffer(
+  term: Terminal,
+  buf: InternalBuffer,
+  which: 'normal' | 'alternate',
+  lines: number,
+): BufferDump {
   const tabs: number[] = [];
   for (let x = 0; x < term.cols; x++) if (buf.tabs[x]) tabs.push(x);
   const savedRow = Math.max(0, buf.savedY - buf.ybase);

@@ -24,18 +24,61 @@ const colour = fc.oneof(
 );
 const sgr = fc
   .array(
-    fc.oneof(colour, fc.constantFrom('0', '1', '2', '3', '4', '4:2', '4:3', '4:0', '5', '7', '8', '9', '53', '22', '24', '27')),
+    fc.oneof(
+      colour,
+      fc.constantFrom(
+        '0',
+        '1',
+        '2',
+        '3',
+        '4',
+        '4:2',
+        '4:3',
+        '4:0',
+        '5',
+        '7',
+        '8',
+        '9',
+        '53',
+        '22',
+        '24',
+        '27',
+      ),
+    ),
     { minLength: 1, maxLength: 4 },
   )
   .map((ps) => `\x1b[${ps.join(';')}m`);
 const privateModes = [1, 6, 7, 9, 12, 25, 45, 1000, 1002, 1003, 1004, 1006, 1016, 2004];
 const control = fc.oneof(
-  fc.constantFrom('\r', '\n', '\r\n', '\t', '\b', '\x1bD', '\x1bM', '\x1bE', '\x1b7', '\x1b8', '\x1b=', '\x1b>'),
-  fc.tuple(n(30), n(30)).map(([r, c]) => `\x1b[${r};${c}H`),
-  fc.tuple(fc.constantFrom('A', 'B', 'C', 'D', 'G', 'X', '@', 'P', 'L', 'M', 'S', 'T', 'J', 'K'), n(12)).map(
-    ([f, k]) => `\x1b[${k}${f}`,
+  fc.constantFrom(
+    '\r',
+    '\n',
+    '\r\n',
+    '\t',
+    '\b',
+    '\x1bD',
+    '\x1bM',
+    '\x1bE',
+    '\x1b7',
+    '\x1b8',
+    '\x1b=',
+    '\x1b>',
   ),
-  fc.constantFrom('\x1b[1J', '\x1b[2J', '\x1b[1K', '\x1b[2K', '\x1b[3g', '\x1b[g', '\x1bH', '\x1b[4h', '\x1b[4l'),
+  fc.tuple(n(30), n(30)).map(([r, c]) => `\x1b[${r};${c}H`),
+  fc
+    .tuple(fc.constantFrom('A', 'B', 'C', 'D', 'G', 'X', '@', 'P', 'L', 'M', 'S', 'T', 'J', 'K'), n(12))
+    .map(([f, k]) => `\x1b[${k}${f}`),
+  fc.constantFrom(
+    '\x1b[1J',
+    '\x1b[2J',
+    '\x1b[1K',
+    '\x1b[2K',
+    '\x1b[3g',
+    '\x1b[g',
+    '\x1bH',
+    '\x1b[4h',
+    '\x1b[4l',
+  ),
   fc.tuple(n(12), n(12)).map(([t, b]) => `\x1b[${t};${b}r`),
   fc.tuple(fc.constantFrom(...privateModes), fc.boolean()).map(([m, on]) => `\x1b[?${m}${on ? 'h' : 'l'}`),
   fc.constantFrom('\x1b[?1049h', '\x1b[?1049l', '\x1b[?1047h', '\x1b[?1047l', '\x1b[?47h', '\x1b[?47l'),
@@ -48,10 +91,17 @@ const control = fc.oneof(
 );
 
 /** One piece of terminal output. */
-export const terminalPiece = fc.oneof({ weight: 4, arbitrary: text }, { weight: 2, arbitrary: sgr }, { weight: 4, arbitrary: control });
+export const terminalPiece = fc.oneof(
+  { weight: 4, arbitrary: text },
+  { weight: 2, arbitrary: sgr },
+  { weight: 4, arbitrary: control },
+);
 
 /** A stream of pieces, as separate writes. */
 export const terminalStream = fc.array(terminalPiece, { minLength: 1, maxLength: 60 });
 
 /** Small sizes, so wrapping and scrolling happen within a short stream. */
-export const smallSize = fc.record({ cols: fc.integer({ min: 8, max: 30 }), rows: fc.integer({ min: 3, max: 10 }) });
+export const smallSize = fc.record({
+  cols: fc.integer({ min: 8, max: 30 }),
+  rows: fc.integer({ min: 3, max: 10 }),
+});

@@ -23,7 +23,9 @@ print(json.dumps(out))
   try {
     return JSON.parse(execFileSync('python3', ['-c', script], { input: JSON.stringify(samples) }).toString());
   } catch (err) {
-    throw new Error(`glibc widths need python3 (Debian package python3, see .ci/run): ${(err as Error).message}`);
+    throw new Error(
+      `glibc widths need python3 (Debian package python3, see .ci/run): ${(err as Error).message}`,
+    );
   }
 }
 
@@ -60,10 +62,15 @@ describe('terminal widths', () => {
 
   it('Pocket uses the same table at the same addon version', () => {
     const agent = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    const pocket = JSON.parse(readFileSync(new URL('../../pocket-pwa/package.json', import.meta.url), 'utf8'));
+    const pocket = JSON.parse(
+      readFileSync(new URL('../../pocket-pwa/package.json', import.meta.url), 'utf8'),
+    );
     expect(pocket.dependencies['@xterm/addon-unicode11']).toBe(agent.dependencies['@xterm/addon-unicode11']);
     expect(pocket.dependencies['@xterm/xterm']).toBe(agent.dependencies['@xterm/headless']);
-    const src = readFileSync(new URL('../../pocket-pwa/src/terminal/TerminalScreen.tsx', import.meta.url), 'utf8');
+    const src = readFileSync(
+      new URL('../../pocket-pwa/src/terminal/TerminalScreen.tsx', import.meta.url),
+      'utf8',
+    );
     expect(src).toContain('applySessionWidths(term)');
     expect(SCREEN_UNICODE_VERSION).toBe('11');
   });

@@ -104,7 +104,17 @@ export const SCREEN_CASES: readonly ScreenCase[] = [
   {
     name: 'vim',
     about: 'vim on a file with tabs and wide characters; keys move and insert',
-    command: (work) => ['vim', '-u', 'NONE', '-i', 'NONE', '-N', '-c', 'set mouse=a ttimeoutlen=10', join(work, 'README')],
+    command: (work) => [
+      'vim',
+      '-u',
+      'NONE',
+      '-i',
+      'NONE',
+      '-N',
+      '-c',
+      'set mouse=a ttimeoutlen=10',
+      join(work, 'README'),
+    ],
     keys: '5jihello✅\x1b',
   },
   {

@@ -41,7 +41,7 @@ export interface ScreenCapture {
 }
 
 /** Characters that join the glyph before them (combining marks, ZWJ, variation selectors, ZWSP). */
-const JOINS = /^[\p{M}\u200b\u200d\ufe0e\ufe0f]$/u;
+const JOINS = /^(?:\p{M}|\u200b|\u200d|\ufe0e|\ufe0f)$/u;
 
 export class Attrs {
   bold = false;
@@ -228,7 +228,9 @@ export class TmuxServer {
     readonly env: Readonly<Record<string, string | undefined>>,
   ) {
     if (spawnSync('tmux', ['-V']).status !== 0) {
-      throw new Error('tmux is not installed: the screen-conformance test needs it (Debian package tmux, .ci/run)');
+      throw new Error(
+        'tmux is not installed: the screen-conformance test needs it (Debian package tmux, .ci/run)',
+      );
     }
     this.dir = mkdtempSync(join(tmpdir(), 'burrow-tmux-'));
     this.socket = join(this.dir, 'sock');
@@ -259,7 +261,18 @@ export class TmuxServer {
     const envArgs = Object.entries({ ...this.env, ...env }).flatMap(([k, v]) =>
       v === undefined ? [] : ['-e', `${k}=${v}`],
     );
-    this.tmux('new-session', '-d', '-s', name, '-x', String(this.cols), '-y', String(this.rows), ...envArgs, command);
+    this.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      name,
+      '-x',
+      String(this.cols),
+      '-y',
+      String(this.rows),
+      ...envArgs,
+      command,
+    );
     return name;
   }
 
@@ -321,10 +334,12 @@ export function diffCells(ref: Cell[][], got: Cell[][]): { text: number; attrs: 
       const b = g[x] ?? BLANK;
       if (a?.text !== b?.text) {
         text++;
-        if (first.length < 6) first.push(`row ${y} col ${x}: text ${JSON.stringify(a?.text)} ≠ ${JSON.stringify(b?.text)}`);
+        if (first.length < 6)
+          first.push(`row ${y} col ${x}: text ${JSON.stringify(a?.text)} ≠ ${JSON.stringify(b?.text)}`);
       } else if (a?.attrs !== b?.attrs) {
         attrs++;
-        if (first.length < 6) first.push(`row ${y} col ${x} ${JSON.stringify(a?.text)}: ${a?.attrs} ≠ ${b?.attrs}`);
+        if (first.length < 6)
+          first.push(`row ${y} col ${x} ${JSON.stringify(a?.text)}: ${a?.attrs} ≠ ${b?.attrs}`);
       }
     }
   }
@@ -332,7 +347,11 @@ export function diffCells(ref: Cell[][], got: Cell[][]): { text: number; attrs: 
 }
 
 /** Modes that differ. */
-export function diffModes(ref: ScreenModes, got: ScreenModes, ignore: readonly (keyof ScreenModes)[] = []): string[] {
+export function diffModes(
+  ref: ScreenModes,
+  got: ScreenModes,
+  ignore: readonly (keyof ScreenModes)[] = [],
+): string[] {
   const out: string[] = [];
   for (const k of Object.keys(ref) as (keyof ScreenModes)[]) {
     if (ignore.includes(k)) continue;

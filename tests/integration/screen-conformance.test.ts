@@ -57,7 +57,8 @@ class Recorder {
           snapshot = true;
         },
         output: (offset, data) => {
-          if (offset !== this.length) throw new Error(`recorder: output at ${offset}, expected ${this.length}`);
+          if (offset !== this.length)
+            throw new Error(`recorder: output at ${offset}, expected ${this.length}`);
           this.bytes.push(Buffer.from(data));
           this.length += data.byteLength;
           this.lastAt = Date.now();
@@ -66,7 +67,8 @@ class Recorder {
         end: () => {},
       },
     );
-    if (snapshot) throw new Error('recorder: the daemon no longer held the bytes from the start (got a snapshot)');
+    if (snapshot)
+      throw new Error('recorder: the daemon no longer held the bytes from the start (got a snapshot)');
     this.#client = client;
   }
 
@@ -114,7 +116,12 @@ interface PathResult {
 
 function compare(reference: ScreenCapture, viewer: ScreenCapture): PathResult {
   const cells = diffCells(reference.rows, viewer.rows);
-  return { text: cells.text, attrs: cells.attrs, modes: diffModes(reference.modes, viewer.modes), first: cells.first };
+  return {
+    text: cells.text,
+    attrs: cells.attrs,
+    modes: diffModes(reference.modes, viewer.modes),
+    first: cells.first,
+  };
 }
 
 async function referenceOf(bytes: Buffer): Promise<ScreenCapture> {
@@ -153,8 +160,9 @@ async function runCase(c: ScreenCase): Promise<Record<string, PathResult>> {
   await rec.attach(id, 0);
   await rec.quiet();
   if (c.freeze) {
-    const pid = (await daemon.json<{ pid: number }[]>('ls', '--json')).find((s) => (s as { id?: string }).id === id)
-      ?.pid;
+    const pid = (await daemon.json<{ pid: number }[]>('ls', '--json')).find(
+      (s) => (s as { id?: string }).id === id,
+    )?.pid;
     process.kill(pid!, 'SIGSTOP');
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -190,7 +198,9 @@ async function runCase(c: ScreenCase): Promise<Record<string, PathResult>> {
   rec.detach();
   tmux.kill(b);
   if (c.freeze) {
-    const pid = (await daemon.json<{ id: string; pid: number }[]>('ls', '--json')).find((s) => s.id === id)?.pid;
+    const pid = (await daemon.json<{ id: string; pid: number }[]>('ls', '--json')).find(
+      (s) => s.id === id,
+    )?.pid;
     if (pid !== undefined) process.kill(pid, 'SIGCONT');
   }
   await daemon.cli('kill', id);
@@ -210,9 +220,12 @@ afterAll(async () => {
   await daemon?.stop();
   // The table the issue asked for: cells differing per case and path.
   const lines = [...results].flatMap(([name, paths]) =>
-    Object.entries(paths).map(([path, r]) => `${name.padEnd(18)} ${path.padEnd(16)} ${r.text} / ${r.attrs}  ${r.modes.join('; ')}`),
+    Object.entries(paths).map(
+      ([path, r]) => `${name.padEnd(18)} ${path.padEnd(16)} ${r.text} / ${r.attrs}  ${r.modes.join('; ')}`,
+    ),
   );
-  if (lines.length > 0) console.log(`screen conformance (text / attribute cells differing, modes):\n${lines.join('\n')}`);
+  if (lines.length > 0)
+    console.log(`screen conformance (text / attribute cells differing, modes):\n${lines.join('\n')}`);
 });
 
 describe('screen conformance: burrow attach vs tmux', { timeout: 180_000 }, () => {

@@ -69,7 +69,8 @@ function parkAfterMs(env: Readonly<Record<string, string | undefined>>): number 
   const raw = env.BURROW_PARK_AFTER_MS;
   if (raw === undefined || raw === '') return undefined;
   const ms = Number(raw);
-  if (!Number.isSafeInteger(ms) || ms < 0) throw new RangeError('BURROW_PARK_AFTER_MS must be a whole number of ms');
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new RangeError('BURROW_PARK_AFTER_MS must be a whole number of ms');
   return ms;
 }
 

@@ -72,7 +72,10 @@ export function trackKittyKeyboard(term: Terminal, state: KittyKeyboardState): I
     // Leaving the alternate screen: xterm.js clears that buffer, and its stack goes with it (false: xterm
     // handles the sequence too).
     term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, (params) => {
-      if (term.buffer.active.type === 'alternate' && params.some((p) => p === 47 || p === 1047 || p === 1049)) {
+      if (
+        term.buffer.active.type === 'alternate' &&
+        params.some((p) => p === 47 || p === 1047 || p === 1049)
+      ) {
         state.alt.base = 0;
         state.alt.stack.length = 0;
       }
@@ -87,7 +90,11 @@ export function trackKittyKeyboard(term: Terminal, state: KittyKeyboardState): I
       return false;
     }),
   ];
-  return { dispose: () => hooks.forEach((h) => h.dispose()) };
+  return {
+    dispose: () => {
+      for (const h of hooks) h.dispose();
+    },
+  };
 }
 
 /** The sequences that rebuild one screen's state on a terminal whose stack is empty. */

@@ -47,11 +47,11 @@ import {
   BG_ITALIC,
   BG_OVERLINE,
   BG_PROTECTED,
+  type Charset,
   CM_MASK,
   CM_P16,
   CM_P256,
   CM_RGB,
-  type Charset,
   charsetFinal,
   FG_BLINK,
   FG_BOLD,
@@ -122,7 +122,9 @@ export function penOf(attr: AttrData, cursorPen = false): Pen {
  */
 function paletteClean(word: number): number {
   const mode = word & CM_MASK;
-  return (mode === CM_P16 || mode === CM_P256 ? word & ~0xffff00 : mode === 0 ? word & ~0xffffff : word) >>> 0;
+  return (
+    (mode === CM_P16 || mode === CM_P256 ? word & ~0xffff00 : mode === 0 ? word & ~0xffffff : word) >>> 0
+  );
 }
 
 export function samePen(a: Pen, b: Pen): boolean {
@@ -242,7 +244,6 @@ class Writer {
 
 /** Text for inside an OSC: no control characters (they would end or corrupt the sequence). */
 function clean(s: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
   return s.replace(/[\x00-\x1f\x7f-\x9f]/g, '');
 }
 
@@ -250,7 +251,9 @@ type Cell = IBufferCell & AttrData;
 
 /** A cell with no text whose attributes are exactly what an erase leaves (bg colour only). */
 function isEraseCell(cell: Cell): boolean {
-  return cell.fg === 0 && (cell.bg & ~ERASE_BITS & ~BG_HAS_EXTENDED) === 0 && (cell.bg & BG_HAS_EXTENDED) === 0;
+  return (
+    cell.fg === 0 && (cell.bg & ~ERASE_BITS & ~BG_HAS_EXTENDED) === 0 && (cell.bg & BG_HAS_EXTENDED) === 0
+  );
 }
 
 /**
@@ -495,7 +498,9 @@ function toSavedCursor(w: Writer, term: Terminal, buf: InternalBuffer, saved: Ch
 
 function savedCursorIsInitial(buf: InternalBuffer): boolean {
   const a = buf.savedCurAttrData;
-  return buf.savedX === 0 && buf.savedY <= buf.ybase && a.fg === 0 && a.bg === 0 && buf.savedCharset === undefined;
+  return (
+    buf.savedX === 0 && buf.savedY <= buf.ybase && a.fg === 0 && a.bg === 0 && buf.savedCharset === undefined
+  );
 }
 
 function cursorAndModes(w: Writer, term: Terminal, st: TerminalInternals): void {

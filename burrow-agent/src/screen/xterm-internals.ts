@@ -94,7 +94,11 @@ export interface TerminalInternals {
 }
 
 interface Core {
-  readonly buffers: { readonly normal: InternalBuffer; readonly alt: InternalBuffer; readonly active: unknown };
+  readonly buffers: {
+    readonly normal: InternalBuffer;
+    readonly alt: InternalBuffer;
+    readonly active: unknown;
+  };
   readonly coreService: {
     readonly isCursorHidden: boolean;
     readonly decPrivateModes: { cursorStyle?: 'block' | 'underline' | 'bar'; cursorBlink?: boolean };

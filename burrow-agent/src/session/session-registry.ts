@@ -78,7 +78,10 @@ export class SessionRegistry {
       throw new RangeError('parkAfterMs must be a non-negative integer');
     }
     // A shorter park delay is swept for at least three times per delay.
-    const sweepMs = Math.max(50, Math.min(HIBERNATE_SWEEP_MS, Math.floor((opts.parkAfterMs ?? Infinity) / 3)));
+    const sweepMs = Math.max(
+      50,
+      Math.min(HIBERNATE_SWEEP_MS, Math.floor((opts.parkAfterMs ?? Infinity) / 3)),
+    );
     this.sweeper = setInterval(() => void this.sweep(), sweepMs);
     // Never keeps the process alive on its own.
     this.sweeper.unref();

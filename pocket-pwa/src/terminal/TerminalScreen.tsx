@@ -24,9 +24,9 @@ import { type GoneHow, goneHow, goneText } from './gone-session.js';
 import { InputRouter } from './input-router.js';
 import { KeyBar } from './KeyBar.js';
 import { fitTerminal } from './stable-fit.js';
-import { applySessionWidths } from './terminal-widths.js';
 import { NO_MODIFIERS } from './sticky-modifiers.js';
 import { TERMINAL_FONT_FAMILY, TERMINAL_FONT_SIZE_PX } from './terminal-metrics.js';
+import { applySessionWidths } from './terminal-widths.js';
 import { useVisualViewport } from './use-visual-viewport.js';
 
 /** Lines xterm keeps locally: a whole history page (protocol MAX_HISTORY_LINES), so a full snapshot fits. */

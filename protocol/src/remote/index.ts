@@ -43,7 +43,6 @@ export {
 } from './fragment.js';
 export { FrameKind, INPUT_FLAG_REPLY } from './frame.js';
 export * from './limits.js';
-export { SCREEN_UNICODE_VERSION } from './screen-widths.js';
 export { OutputCursor } from './output-cursor.js';
 export type { PairBurrowMessage, PairClientMessage } from './pairing-messages.js';
 export { PAIR_REJECT_REASONS } from './pairing-messages.js';
@@ -58,6 +57,7 @@ export {
   type PocketBuildManifest,
   sortBuildFiles,
 } from './pocket-build.js';
+export { SCREEN_UNICODE_VERSION } from './screen-widths.js';
 export { type MessageCipher, SecureChannel } from './secure-channel.js';
 export type { Notification, NotificationSource, SessionEntry, SessionStatus } from './session-entry.js';
 export {
