@@ -22,7 +22,7 @@ setInterval(() => {
     if (logFile !== undefined) appendFileSync(logFile, `${JSON.stringify(r)}\n`);
   }
   seen = api.requests.length;
-  for (const e of api.errors.splice(0)) console.log(`ERROR ${e}`);
+  for (const e of api.takeErrors()) console.log(`ERROR ${e}`);
 }, 200);
 process.on('SIGINT', () => {
   void api.close().then(() => process.exit(0));

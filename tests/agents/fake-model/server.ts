@@ -125,6 +125,11 @@ export class FakeModelServer {
     return this.#errors;
   }
 
+  /** The errors so far, cleared (for a log that prints each once). */
+  takeErrors(): string[] {
+    return this.#errors.splice(0);
+  }
+
   /** Resolves with the first recorded request (past or future) that satisfies `ok`. */
   waitFor(ok: (r: RecordedRequest) => boolean, what: string, ms = 60_000): Promise<RecordedRequest> {
     const found = this.#requests.find(ok);

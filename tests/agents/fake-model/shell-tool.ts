@@ -47,6 +47,12 @@ export function shellArgs(tool: ToolSpec, command: string): Record<string, unkno
   // Claude Code, Gemini CLI and opencode ask the model to describe what the command does; they show it in
   // the permission prompt, so the description is part of what a ring's detail may show.
   if ('description' in props) args.description = `Create the file the test waits for: ${command}`;
+  // Codex's exec_command runs commands in its sandbox without asking under its default on-request policy; a
+  // model that wants a command run as-is asks for escalation, and Codex puts the justification to the user.
+  if ('sandbox_permissions' in props) {
+    args.sandbox_permissions = 'require_escalated';
+    if ('justification' in props) args.justification = `Run \`${command}\` to create the file you asked for?`;
+  }
   for (const key of schema.required ?? []) {
     if (!(key in args))
       throw new Error(`shell tool ${tool.name} requires "${key}", which the fake model cannot fill`);
