@@ -22,13 +22,19 @@ import { between, isAlert, type SignalSummary, summarize } from './terminal-sign
 
 /** What the user types: mentions the trigger word, so the scenario answers with the shell tool call. */
 export const APPROVAL_PROMPT = 'Please create approved.txt';
-/** How long after the permission prompt appears its signals are still counted as the prompt's. */
+/** How long after the permission prompt appears its signals are still counted as the prompt's (Claude Code's OSC 9 comes ~6 s after it). */
 export const PROMPT_SETTLE_MS = 8_000;
-/** How long after the turn's end its signals are counted as the turn end's. */
-export const TURN_END_SETTLE_MS = 8_000;
+/** How long after the turn's end its signals are counted as the turn end's (Codex and Gemini CLI: < 0.3 s). */
+export const TURN_END_SETTLE_MS = 3_000;
 /** Budget for an agent to start (opencode's first start migrates its database: ~25 s on a loaded machine). */
 export const START_TIMEOUT_MS = 90_000;
 export const STEP_TIMEOUT_MS = 60_000;
+const FOCUS_IN = '\x1b[I';
+const FOCUS_OUT = '\x1b[O';
+/** How long the person stays after typing before the terminal reports focus lost. */
+export const VISIT_LINGER_MS = 300;
+/** The fake model's thinking time per main-loop answer: the person has left (focus out) before a turn ends. */
+export const MODEL_LATENCY_MS = 1_500;
 /** After the input prompt first shows: Gemini CLI enables focus reporting a moment after its first frame. */
 export const SETTLE_AFTER_READY_MS = 1_000;
 
@@ -54,17 +60,29 @@ export interface ApprovalReport {
   readonly readyMs: number;
   readonly promptMs: number;
   readonly doneMs: number;
-  /** Whether the agent enabled focus reporting (DECSET 1004) by the time it was ready (then focus-out was sent). */
+  /**
+   * Whether the agent enabled focus reporting (DECSET 1004) by the time it was ready. Then the run reports
+   * focus out at once, focus in / out around each thing the person types (so the agent sees nobody looking
+   * whenever it waits).
+   */
   readonly focusReporting: boolean;
   readonly startup: SignalSummary;
   /** From the user's Enter to PROMPT_SETTLE_MS after the permission prompt showed. */
   readonly atPrompt: PhaseReport;
   /** From the answer to TURN_END_SETTLE_MS after the final message showed. */
   readonly turnEnd: PhaseReport;
+  /** Every alert the agent wrote, in order: when (ms since spawn) and what (`BEL` or `OSC code;payload`). */
+  readonly alerts: readonly { readonly at: number; readonly what: string }[];
   readonly approvedFile: boolean;
   /** The main-loop request that carried the tool's result back to the model. */
   readonly toolResultRequest: RecordedRequest | undefined;
   readonly requests: readonly RecordedRequest[];
+  /** Requests the fake answered 404 (what the agent tried that is not a model call): method and path. */
+  readonly unexpected: readonly string[];
+  /** Errors the fake model API hit while answering (should be none). */
+  readonly apiErrors: readonly string[];
+  /** Whether the fake API key showed up anywhere in the recorded requests (it must be redacted). */
+  readonly keyLeaked: boolean;
   readonly screens: { readonly prompt: string; readonly done: string };
 }
 
@@ -82,7 +100,7 @@ export async function runApproval(
   options: ApprovalRunOptions = {},
 ): Promise<ApprovalReport> {
   const { bins } = await ensureAgentClis();
-  const api = await FakeModelServer.start(approvalScenario());
+  const api = await FakeModelServer.start(approvalScenario(), { latencyMs: MODEL_LATENCY_MS });
   // HOME outside the OS temp dir (Codex refuses its helper aliases under it); the work dir anywhere.
   const homes = join(agentCacheRoot(), 'homes');
   mkdirSync(homes, { recursive: true });
@@ -106,10 +124,17 @@ export async function runApproval(
     );
     await delay(SETTLE_AFTER_READY_MS); // some agents enable focus reporting just after their first frame
     const focusReporting = terminal.signals().some((s) => s.kind === 'mode' && s.mode === 1004 && s.set);
-    // Nobody is looking: say so the way a terminal does, where the agent asked to be told.
-    if (focusReporting) terminal.write('\x1b[O');
+    // A person is there only while typing: focus in, type, focus out (what a terminal reports to an agent
+    // that asked for focus reports, and what a Burrow viewer arriving and leaving amounts to).
+    const visit = async (act: () => Promise<void> | void) => {
+      if (focusReporting) terminal.write(FOCUS_IN);
+      await act();
+      await delay(VISIT_LINGER_MS);
+      if (focusReporting) terminal.write(FOCUS_OUT);
+    };
+    if (focusReporting) terminal.write(FOCUS_OUT);
     const typedAt = terminal.now();
-    await terminal.typeLine(APPROVAL_PROMPT);
+    await visit(() => terminal.typeLine(APPROVAL_PROMPT));
     const promptMs = await terminal.waitForScreen(
       launch.permissionScreen,
       `${agent}'s permission prompt`,
@@ -118,7 +143,7 @@ export async function runApproval(
     await delay(PROMPT_SETTLE_MS);
     const promptScreen = terminal.screen();
     const answeredAt = terminal.now();
-    terminal.write(launch.allowKeys);
+    await visit(() => terminal.write(launch.allowKeys));
     const approved = join(workDir, 'approved.txt');
     const toolResultRequest = await api.waitFor(
       (r) => r.mainLoop === true && r.conversation!.turns.some((t) => t.role === 'tool'),
@@ -141,9 +166,16 @@ export async function runApproval(
       startup: summarize(between(terminal.signals(), 0, typedAt)),
       atPrompt: phase(terminal, typedAt, answeredAt, promptMs),
       turnEnd: phase(terminal, answeredAt, terminal.now(), doneMs),
+      alerts: terminal
+        .signals()
+        .filter(isAlert)
+        .map((a) => ({ at: a.at, what: a.kind === 'osc' ? `OSC ${a.code};${a.payload}` : 'BEL' })),
       approvedFile: existsSync(approved),
       toolResultRequest,
       requests: [...api.requests],
+      unexpected: api.unexpected().map((r) => `${r.method} ${r.path}`),
+      apiErrors: [...api.errors],
+      keyLeaked: JSON.stringify(api.requests).includes(launch.apiKey),
       screens: { prompt: promptScreen, done: terminal.screen() },
     };
   } finally {

@@ -4,9 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { isAlert, scanSignals, summarize, type TerminalSignal, titleForm } from './terminal-signals.js';
 
 const one = (data: string) => scanSignals([{ at: 5, data }]);
+/** A signal without its time (Omit over each member of the union). */
+type Untimed = TerminalSignal extends infer S ? (S extends TerminalSignal ? Omit<S, 'at'> : never) : never;
 
 describe('scanSignals', () => {
-  const rows: [string, string, Omit<TerminalSignal, 'at'>[]][] = [
+  const rows: [string, string, Untimed[]][] = [
     ['a bare BEL', 'ready\x07', [{ kind: 'bel' }]],
     [
       'a title ended by BEL is no bell',

@@ -80,9 +80,17 @@ export class FakeModelServer {
     private readonly scenario: Scenario,
     /** The model name `GET /v1/models` lists (what the launch configs select). */
     readonly modelName: string,
+    private readonly latencyMs: number,
   ) {}
 
-  static async start(scenario: Scenario, modelName = 'burrow-fake-model'): Promise<FakeModelServer> {
+  /**
+   * `latencyMs` delays each main-loop answer (the model "thinking"), so a turn lasts long enough for
+   * whatever a test does meanwhile — e.g. a person leaving before the turn ends.
+   */
+  static async start(
+    scenario: Scenario,
+    options: { modelName?: string; latencyMs?: number } = {},
+  ): Promise<FakeModelServer> {
     let self: FakeModelServer | undefined;
     const server = createServer((req, res) => {
       self!.handle(req, res).catch((err: unknown) => {
@@ -91,7 +99,12 @@ export class FakeModelServer {
         else res.end();
       });
     });
-    self = new FakeModelServer(server, scenario, modelName);
+    self = new FakeModelServer(
+      server,
+      scenario,
+      options.modelName ?? 'burrow-fake-model',
+      options.latencyMs ?? 0,
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
