@@ -205,7 +205,7 @@ export class FakeModelServer {
     const path = url.pathname;
     const post = req.method === 'POST';
 
-    const model = (
+    const model = async (
       protocol: WireProtocol,
       conv: Conversation,
       answer: (reply: Reply, inputTokens: number) => void,
@@ -215,6 +215,7 @@ export class FakeModelServer {
         ? this.scenario.reply(conv)
         : { kind: 'text', text: this.scenario.sideText(conv) };
       this.record({ ...base, protocol, conversation: conv, mainLoop, reply, status: 200 });
+      if (mainLoop && this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
       answer(reply, roughTokens(body));
     };
 
