@@ -190,10 +190,22 @@ describe('Gemini', () => {
       },
     ];
     const first = await post('/v1beta/models/gemini-x:streamGenerateContent?alt=sse', {
-      contents: [{ role: 'user', parts: [{ text: 'Please create approved.txt' }] }],
+      contents: [
+        {
+          role: 'user',
+          parts: [
+            { text: '<session_context>\nThis is the Gemini CLI.\n</session_context>' },
+            { text: 'Please create approved.txt' },
+          ],
+        },
+      ],
       tools,
     });
     const chunk = JSON.parse(parseSse(first.text)[0]!.data);
+    // Gemini CLI's own context is not the user's words.
+    expect(api.requests.at(-1)!.conversation!.turns).toEqual([
+      { role: 'user', text: 'Please create approved.txt' },
+    ]);
     const call = chunk.candidates[0].content.parts.at(-1).functionCall;
     expect(call).toMatchObject({ name: 'run_shell_command', args: { command: APPROVAL_COMMAND } });
     const second = await post('/v1beta/models/gemini-x:streamGenerateContent?alt=sse&key=AIza-secret', {

@@ -23,6 +23,14 @@ export function geminiRoute(path: string): { model: string; method: string } | u
   return m === null ? undefined : { model: decodeURIComponent(m[1]!), method: m[2]! };
 }
 
+/**
+ * Gemini CLI sends its session context (date, OS, directory listing) in the first user message as a
+ * `<session_context>` block: not the user's words.
+ */
+function withoutContext(text: string): string {
+  return text.replace(/<session_context>[\s\S]*?<\/session_context>/g, '').trim();
+}
+
 export function parseGemini(body: Record<string, unknown>, model: string, stream: boolean): Conversation {
   const turns: Turn[] = [];
   for (const c of (body.contents as { role?: string; parts?: Part[] }[] | undefined) ?? []) {
@@ -48,7 +56,10 @@ export function parseGemini(body: Record<string, unknown>, model: string, stream
         });
       }
     }
-    const text = parts.flatMap((p) => (p.text !== undefined ? [p.text] : [])).join('\n');
+    const text = parts
+      .flatMap((p) => (p.text !== undefined ? [withoutContext(p.text)] : []))
+      .filter((t) => t !== '')
+      .join('\n');
     if (text !== '') turns.push({ role: 'user', text });
   }
   const tools = (

@@ -47,6 +47,7 @@ export function claudeLaunch(o: LaunchOptions): AgentLaunch {
     readyScreen: /\? for shortcuts/,
     permissionScreen: /Do you want to proceed\?/,
     allowKeys: '\r',
+    resumeLatestArgv: [o.bin, '--continue'],
     apiKey,
   };
 }

@@ -59,6 +59,7 @@ export function codexLaunch(o: LaunchOptions): AgentLaunch {
     readyScreen: /Ask Codex to do anything/,
     permissionScreen: /Would you like to run the following command\?/,
     allowKeys: 'y',
+    resumeLatestArgv: [o.bin, '--no-daemon', 'resume', '--last'],
     apiKey,
   };
 }

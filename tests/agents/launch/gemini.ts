@@ -40,6 +40,7 @@ export function geminiLaunch(o: LaunchOptions): AgentLaunch {
     readyScreen: /Type your message/,
     permissionScreen: /Allow execution of/,
     allowKeys: '\r',
+    resumeLatestArgv: [o.bin, '--resume', 'latest'],
     apiKey,
   };
 }

@@ -42,6 +42,12 @@ export interface AgentLaunch {
   readonly permissionScreen: RegExp;
   /** The key(s) that allow the command once from that prompt (its default choice). */
   readonly allowKeys: string;
+  /**
+   * argv that starts the agent again on its most recent conversation in `cwd` (same env and files). Checked
+   * against the fake: after a kill and this start, the next model request carried the earlier turns, for all
+   * four (README "Resume").
+   */
+  readonly resumeLatestArgv: readonly string[];
   /** The fake API key the agent sends (what a test asserts was redacted). */
   readonly apiKey: string;
 }

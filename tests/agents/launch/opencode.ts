@@ -53,6 +53,7 @@ export function opencodeLaunch(o: LaunchOptions): AgentLaunch {
     readyScreen: /Ask anything/,
     permissionScreen: /Permission required|Allow once/i,
     allowKeys: '\r',
+    resumeLatestArgv: [o.bin, '--continue'],
     apiKey,
   };
 }
