@@ -21,6 +21,19 @@ const POLL_MS = 100;
 /** After SIGTERM to the process group, how long before SIGKILL. */
 const KILL_GRACE_MS = 3_000;
 
+/**
+ * Process groups of agents still running: killed when this process exits, so an agent does not outlive a
+ * script that crashed or lost its stdout. (Vitest may end a worker without exit handlers; tests call kill().)
+ */
+const liveGroups = new Set<number>();
+process.once('exit', () => {
+  for (const pid of liveGroups) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {}
+  }
+});
+
 export interface TerminalSize {
   readonly cols: number;
   readonly rows: number;
@@ -54,6 +67,7 @@ export class AgentTerminal {
       if (this.#rawChars <= MAX_RAW_CHARS) this.chunks.push({ at: this.now(), data });
       this.#term.write(data);
     });
+    liveGroups.add(this.#pty.pid);
     if (answerQueries) this.#term.onData((reply) => this.#pty.write(reply));
     this.exited = new Promise((resolve) =>
       this.#pty.onExit((e) => {
@@ -159,6 +173,7 @@ export class AgentTerminal {
     try {
       process.kill(group, 'SIGKILL'); // children that stayed in the group after the leader exited
     } catch {}
+    liveGroups.delete(this.#pty.pid);
     for (const pid of processesWithHome(this.launch.env.HOME!)) {
       try {
         process.kill(pid, 'SIGKILL');
