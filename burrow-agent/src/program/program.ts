@@ -8,12 +8,12 @@
  * `npm install -g` of a newer package they differ until the daemon is restarted (`burrow status` says so).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 
 /** The program's root directory (the package, or burrow-agent/ in a checkout), with no trailing slash. */
-export const PROGRAM_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const PROGRAM_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 /** The `version` of `root`/package.json as it is now, or null when it cannot be read (uninstalled, moved). */
 export function versionOnDisk(root: string = PROGRAM_ROOT): string | null {
