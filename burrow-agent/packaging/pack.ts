@@ -30,6 +30,8 @@ import { AGENT_DIR, bundleAgent } from './bundle.js';
 import { PACKAGE_NAME, packageManifest } from './package-manifest.js';
 
 const REPO_DIR = join(AGENT_DIR, '..');
+/** node-pty compiles in its install script, which npm ≥ 11.16 runs only when allowed by name. */
+export const INSTALL_COMMAND = 'npm install -g --allow-scripts=node-pty';
 /** What Pocket's build writes (R-BUILD-1); the package ships it as pocket-build.json. */
 export const POCKET_MANIFEST = join(REPO_DIR, 'pocket-pwa', 'dist', 'pocket-build.json');
 export const DEFAULT_STAGING_DIR = join(AGENT_DIR, 'dist-package', PACKAGE_NAME);
@@ -137,7 +139,7 @@ export async function packBurrow(opts: PackOptions): Promise<PackResult> {
 const USAGE = `Usage: npm run package [-- --out DIR] [--version VERSION] [--json]
 
 Writes ${PACKAGE_NAME}-<version>.tgz (into the current directory unless --out); install it anywhere with
-  npm install -g ./${PACKAGE_NAME}-<version>.tgz
+  ${INSTALL_COMMAND} ./${PACKAGE_NAME}-<version>.tgz
 --version stamps another version than burrow-agent/package.json's (e.g. a pre-release).`;
 
 async function main(): Promise<number> {
@@ -173,7 +175,7 @@ async function main(): Promise<number> {
           `  dependencies: ${Object.entries(r.dependencies)
             .map(([n, v]) => `${n}@${v}`)
             .join(', ')}`,
-          `  install: npm install -g ${r.tarball}`,
+          `  install: ${INSTALL_COMMAND} ${r.tarball}`,
           '',
         ].join('\n'),
       );
