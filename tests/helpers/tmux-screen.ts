@@ -62,7 +62,8 @@ export class Attrs {
     return (
       `${f(this.bold, 'b')}${f(this.dim, 'd')}${f(this.italic, 'i')}u${this.ul}${f(this.blink, 'k')}` +
       `${f(this.inverse, 'v')}${f(this.invisible, 'h')}${f(this.strike, 's')}${f(this.overline, 'o')}` +
-      ` f${this.fg} b${this.bg} u${this.ulColor}`
+      // An underline colour without an underline shows nowhere (xterm.js does not even keep it).
+      ` f${this.fg} b${this.bg} u${this.ul === 0 ? 'd' : this.ulColor}`
     );
   }
 

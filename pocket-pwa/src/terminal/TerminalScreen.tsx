@@ -132,6 +132,8 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
     term.loadAddon(fit);
     const unbridge = bridgeTerminalStyles(el);
     term.open(el);
+    // For the screen-conformance e2e, which reads the cells and modes a viewer got (tests/e2e).
+    (el as HTMLDivElement & { xterm?: Terminal }).xterm = term;
     fitTerminal(term, fit);
     termRef.current = term;
     fitRef.current = fit;
