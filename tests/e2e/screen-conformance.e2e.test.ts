@@ -16,7 +16,14 @@ import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { SCREEN_CASES } from '../helpers/screen-cases.js';
 import { stopAll } from '../helpers/stop-all.js';
-import { type Cell, diffCells, diffModes, type ScreenCapture, type ScreenModes, TmuxServer } from '../helpers/tmux-screen.js';
+import {
+  type Cell,
+  diffCells,
+  diffModes,
+  type ScreenCapture,
+  type ScreenModes,
+  TmuxServer,
+} from '../helpers/tmux-screen.js';
 import type { Phone } from './phone/phone.js';
 import { launchPhone } from './phone/project.js';
 import { POCKET_DIST, preparePocket, reportFailures } from './pocket-browser.js';
@@ -47,7 +54,7 @@ function readTerminal(): { rows: Cell[][]; modes: ScreenModes; cols: number; row
       const c = line.getCell(x);
       if (c.getWidth() === 0) continue;
       const ext = (c.bg & 0x10000000) !== 0 ? c.extended : null;
-      const ul = c.isUnderline() ? (ext !== null ? ((ext._ext >>> 26) & 7) || 1 : 1) : 0;
+      const ul = c.isUnderline() ? (ext !== null ? (ext._ext >>> 26) & 7 || 1 : 1) : 0;
       const ulColor = ul !== 0 && ext !== null ? ext.underlineColor & 0x3ffffff : 0;
       const f = (on: number | boolean, ch: string) => (on ? ch : '-');
       const attrs =
@@ -142,14 +149,18 @@ function record(sessionId: string, from: number, into: Buffer[]): { rec: Recordi
 async function quiet(bytes: Buffer[]): Promise<void> {
   let n = -1;
   let since = Date.now();
-  await until(() => {
-    const len = bytes.reduce((s, b) => s + b.byteLength, 0);
-    if (len !== n) {
-      n = len;
-      since = Date.now();
-    }
-    return len > 0 && Date.now() - since >= QUIET_MS;
-  }, 'the program to draw', 30_000);
+  await until(
+    () => {
+      const len = bytes.reduce((s, b) => s + b.byteLength, 0);
+      if (len !== n) {
+        n = len;
+        since = Date.now();
+      }
+      return len > 0 && Date.now() - since >= QUIET_MS;
+    },
+    'the program to draw',
+    30_000,
+  );
 }
 
 async function openSession(name: string): Promise<void> {
@@ -178,7 +189,10 @@ beforeAll(async () => {
   await until(() => burrow.service.linkStatus.kind === 'connected', 'the relay link');
   phone = await launchPhone();
   await phone.goto(await burrow.newPairingLink());
-  await phone.getByRole('region', { name: 'test burrow' }).getByText('connected').waitFor({ timeout: 20_000 });
+  await phone
+    .getByRole('region', { name: 'test burrow' })
+    .getByText('connected')
+    .waitFor({ timeout: 20_000 });
   // The phone's terminal size: open a probe session once.
   burrow.registry.create({ name: 'probe', cwd: work, command: ['sleep', '600'] });
   await openSession('probe');
@@ -227,7 +241,11 @@ describe('screen conformance: Pocket vs tmux', () => {
       r.att.detach();
       expect(await burrow.registry.sweep(Date.now() + 120_000)).toBeGreaterThanOrEqual(1);
       await openSession(c.name);
-      r = record(s.id, bytes.reduce((n, b) => n + b.byteLength, 0), bytes);
+      r = record(
+        s.id,
+        bytes.reduce((n, b) => n + b.byteLength, 0),
+        bytes,
+      );
       await check('park');
       if (c.keys !== undefined) {
         r.att.input(Buffer.from(c.keys));

@@ -274,6 +274,8 @@ export class TmuxServer {
       ...envArgs,
       command,
     );
+    // A pane's title starts as the host name; a program that sets none should compare as none.
+    this.tmux('select-pane', '-t', name, '-T', '');
     return name;
   }
 
@@ -284,7 +286,8 @@ export class TmuxServer {
   feed(bytes: Uint8Array): string {
     const file = join(this.dir, `bytes-${this.#n + 1}`);
     writeFileSync(file, bytes);
-    return this.pane(`stty raw -echo -opost; cat ${file}; exec sleep 100000`);
+    // The short sleep lets pane() clear the title before the bytes can set one.
+    return this.pane(`stty raw -echo -opost; sleep 0.2; cat ${file}; exec sleep 100000`);
   }
 
   capture(target: string): ScreenCapture {
