@@ -326,16 +326,28 @@ const BLANK: Cell = { text: ' ', attrs: new Attrs().key() };
  * shorter than the other is padded with default blanks: tmux captures a line only as far as it was ever
  * written (an insert or an erase writes it to the end), which the eye cannot tell from blanks.
  */
-export function diffCells(ref: Cell[][], got: Cell[][]): { text: number; attrs: number; first: string[] } {
+export function diffCells(
+  ref: Cell[][],
+  got: Cell[][],
+  options: { lineEndBackground?: boolean } = {},
+): { text: number; attrs: number; first: string[] } {
   let text = 0;
   let attrs = 0;
   const first: string[] = [];
   for (let y = 0; y < Math.max(ref.length, got.length); y++) {
     const r = ref[y] ?? [];
     const g = got[y] ?? [];
+    // Where the row's trailing blanks start in the reference (see `lineEndBackground`).
+    let tail = r.length;
+    while (tail > 0 && r[tail - 1]!.text === ' ' && r[tail - 1]!.attrs === BLANK.attrs) tail--;
     for (let x = 0; x < Math.max(r.length, g.length); x++) {
       const a = r[x] ?? BLANK;
-      const b = g[x] ?? BLANK;
+      let b = g[x] ?? BLANK;
+      // `lineEndBackground: false`: a trailing blank the reference shows plain may carry a background in the
+      // viewer (tmux's capture-pane drops the colour of blanks erased to the end of a line).
+      if (options.lineEndBackground === false && x >= tail && b.text === ' ') {
+        b = { text: ' ', attrs: b.attrs.replace(/ b[^ ]+ /, ' bd ') };
+      }
       if (a?.text !== b?.text) {
         text++;
         if (first.length < 6)
