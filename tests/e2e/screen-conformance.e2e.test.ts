@@ -15,8 +15,7 @@
  * once drawn, as in tests/integration/screen-conformance.test.ts, which says why.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Attachment } from '../../burrow-agent/src/viewer/viewer.js';
-import { RecordingViewer } from '../../burrow-agent/test/helpers.js';
+import type { Attachment, ViewerEvent, ViewerSink } from '../../burrow-agent/src/viewer/viewer.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
 import { SCREEN_CASES } from '../helpers/screen-cases.js';
@@ -46,7 +45,7 @@ let work: string;
 /** Pocket's terminal, read in the page: rows of cells in tmux-screen.ts's attribute key, and the modes. */
 function readTerminal(): { rows: Cell[][]; modes: ScreenModes; cols: number; rowCount: number } {
   // biome-ignore lint/suspicious/noExplicitAny: xterm.js internals, read the way xterm-internals.ts does
-  const term = (document.querySelector('.term-host') as any).xterm as any;
+  const term = (globalThis as any).document.querySelector('.term-host').xterm as any;
   const buf = term.buffer.active;
   const core = term._core;
   const colour = (mode: number, value: number) =>
@@ -138,18 +137,22 @@ async function reference(bytes: Buffer): Promise<ScreenCapture> {
   return c;
 }
 
-/** A viewer from byte 0 on the Burrow itself: every byte the program wrote. */
-function record(sessionId: string, from: number, into: Buffer[]): { rec: RecordingViewer; att: Attachment } {
-  const rec = new RecordingViewer(`rec-${Date.now()}`);
-  const att = burrow.registry.get(sessionId).attach(rec, { resumeFrom: from });
-  if (rec.events.some((e) => e.type === 'snapshot')) throw new Error('the recorder got a snapshot');
-  const orig = rec.deliver.bind(rec);
-  rec.deliver = (e) => {
-    orig(e);
-    if (e.type === 'output') into.push(Buffer.from(e.data));
+/** A viewer from `from` on the Burrow itself (in process): every byte the program wrote, into `into`. */
+function record(sessionId: string, from: number, into: Buffer[]): { att: Attachment } {
+  let snapshot = false;
+  const sink: ViewerSink = {
+    id: `rec-${Date.now()}`,
+    kind: 'local',
+    backlog: () => 0,
+    deliver: (e: ViewerEvent) => {
+      if (e.type === 'snapshot') snapshot = true;
+      if (e.type === 'output') into.push(Buffer.from(e.data));
+    },
+    close: () => {},
   };
-  for (const e of rec.events) if (e.type === 'output') into.push(Buffer.from(e.data));
-  return { rec, att };
+  const att = burrow.registry.get(sessionId).attach(sink, { resumeFrom: from });
+  if (snapshot) throw new Error('the recorder got a snapshot: the Burrow no longer held the bytes');
+  return { att };
 }
 
 async function quiet(bytes: Buffer[]): Promise<void> {
@@ -212,7 +215,7 @@ reportFailures('screen-conformance', () => phone);
 
 afterAll(() =>
   stopAll(
-    () => tmux?.close(),
+    async () => tmux?.close(),
     () => phone?.close(),
     () => burrow?.stop(),
     () => relay?.stop(),
