@@ -126,6 +126,19 @@ export class QuiesceDetector {
     }
   }
 
+  /**
+   * The session was producing output (`lastOutputAt`) when its last viewer left: that counts as busy, so its
+   * settle rings even if the work ends before output alone would have confirmed BUSY (issue 23: a turn that
+   * ends within ~2 s of the detach). No effect when already armed.
+   */
+  markBusy(lastOutputAt: number): void {
+    if (this.fullyArmed) return;
+    this.#status = 'BUSY';
+    this.#candidateSince = null;
+    this.#mightBeBusySince = null;
+    this.#lastOutput = Math.max(this.#lastOutput ?? lastOutputAt, lastOutputAt);
+  }
+
   /** Every command boundary and a user verb clearing a watching ring start the detector over. */
   reset(): void {
     this.#forget();
