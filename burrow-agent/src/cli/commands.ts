@@ -6,6 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
+import { signalName } from '../attention-host/attention-host.js';
 import type { StatusResult } from '../control/control-messages.js';
 import { DaemonRunningError } from '../control/control-server.js';
 import { type DaemonStatus, startDaemon } from '../daemon/daemon.js';
@@ -89,12 +90,22 @@ function shownSession(s: ListedSession): ListedSession {
   };
 }
 
-/** The STATE column: a session that died with the previous daemon says so, not "killed null". */
+/**
+ * The STATE column: a session that died with the previous daemon says so, not "killed null"; a signal death
+ * reads 128 + n with the signal named, as `await` and the ring say it (issue 23).
+ */
 function stateText(s: ListedSession): string {
   if (s.state === 'running') return 'running';
   if (s.diedWithDaemon === true) return 'died with daemon';
-  if (s.exitCode !== null) return `exited ${s.exitCode}`;
-  return s.signal !== null ? `killed ${s.signal}` : 'exited';
+  const signal = s.signal === null ? null : (signalName(s.signal) ?? `signal ${s.signal}`);
+  const code = s.exitCode ?? (s.signal !== null ? 128 + s.signal : null);
+  if (code === null) return 'exited';
+  return signal === null ? `exited ${code}` : `exited ${code} (${signal})`;
+}
+
+/** A listed session for `ls --json`: the signal, when one ended it, also by name. */
+function withSignalName(s: ListedSession): ListedSession & { readonly signalName: string | null } {
+  return { ...s, signalName: s.signal === null ? null : signalName(s.signal) };
 }
 
 /** Characters of notification detail shown in the STATUS column. */
@@ -251,7 +262,12 @@ export const COMMANDS: readonly Command[] = [
     async run(inv) {
       const r = (await call(inv, (c) => c.request('list', {}))) as { sessions: ListedSession[] };
       // Names, command lines and titles come from phones and from session output (printable.ts).
-      out(inv, inv.values.json ? printableJson(r.sessions) : sessionTable(r.sessions.map(shownSession)));
+      out(
+        inv,
+        inv.values.json
+          ? printableJson(r.sessions.map(withSignalName))
+          : sessionTable(r.sessions.map(shownSession)),
+      );
       return ExitCode.Ok;
     },
   },
