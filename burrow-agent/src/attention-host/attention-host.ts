@@ -434,7 +434,8 @@ export class AttentionHost implements AttentionPort {
         const s = this.#liveSession(sessionId);
         if (s === undefined || this.#disposed) return;
         const text = promptContext(await readScreenText(await s.snapshot()));
-        if (text !== null && !this.#disposed) this.#apply(this.#engine.ringContext(sessionId, episodeId, text));
+        if (text !== null && !this.#disposed)
+          this.#apply(this.#engine.ringContext(sessionId, episodeId, text));
       })
       .catch((err: unknown) => {
         this.#log('warn', `attention: reading the screen of ${sessionId} failed: ${(err as Error).message}`);
@@ -491,7 +492,9 @@ export class AttentionHost implements AttentionPort {
       // Seeded before any output and then exited: todo + notification only, so nothing re-rings — but a ring
       // still owed its push (issue 23), which rings again as a new episode.
       this.#apply(this.#engine.sessionSpawned(entry.id, entry.alert));
-      this.#apply(this.#engine.sessionExited(entry.id, entry.exitCode ?? null, signalName(entry.signal ?? null)));
+      this.#apply(
+        this.#engine.sessionExited(entry.id, entry.exitCode ?? null, signalName(entry.signal ?? null)),
+      );
     }
   }
 

@@ -16,7 +16,11 @@ async function render(bytes: string, cols = 80, rows = 24) {
 }
 
 /** Rows of text placed at absolute positions with CUP, the way a TUI paints a frame. */
-function painted(rows: ReadonlyArray<readonly [number, string]>, cursor: [number, number], alt = true): string {
+function painted(
+  rows: ReadonlyArray<readonly [number, string]>,
+  cursor: [number, number],
+  alt = true,
+): string {
   let out = alt ? '\x1b[?1049h\x1b[2J' : '';
   for (const [row, text] of rows) out += `\x1b[${row};1H${text}`;
   return `${out}\x1b[${cursor[0]};${cursor[1]}H`;

@@ -104,7 +104,8 @@ export async function runAttach(
           },
           event: (e) => {
             if (e.event === 'exit') {
-              const signal = typeof e.signal === 'number' ? (signalName(e.signal) ?? `signal ${e.signal}`) : null;
+              const signal =
+                typeof e.signal === 'number' ? (signalName(e.signal) ?? `signal ${e.signal}`) : null;
               const exitNote =
                 signal !== null
                   ? `killed by ${printable(signal, 16)}${e.exitCode !== null ? ` (exit ${e.exitCode})` : ''}`

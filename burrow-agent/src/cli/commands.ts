@@ -1,11 +1,12 @@
 /**
  * The `burrow` command table. Each command declares its options for `node:util` parseArgs, its usage line and
  * help text, and whether it prints data (then it takes --json). The remote verbs live in remote-commands.ts,
- * the attention verbs in attention-commands.ts, `setup` in setup-claude/.
+ * the attention verbs in attention-commands.ts, `setup` in setup-agents/.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
+import { commandWatchKey } from '../attention/watch-key.js';
 import { signalName } from '../attention-host/attention-host.js';
 import type { StatusResult } from '../control/control-messages.js';
 import { DaemonRunningError } from '../control/control-server.js';
@@ -13,7 +14,9 @@ import { type DaemonStatus, startDaemon } from '../daemon/daemon.js';
 import { stderrLogger } from '../daemon/logger.js';
 import { installService, realRunner, uninstallService } from '../service/service-install.js';
 import type { SessionInfo } from '../session/session.js';
-import { setupCommand } from '../setup-claude/setup-command.js';
+import { setupHint } from '../setup-agents/agents.js';
+import { setupCommand } from '../setup-agents/setup-command.js';
+import { sessionCommandLine } from '../shell-integration/session-command.js';
 import type { StorageHealthView } from '../state/storage-health.js';
 import { runAttach } from './attach-command.js';
 import { DETACH_KEY_ENV, DETACH_KEY_HELP, type DetachKey, parseDetachKey } from './attach-input.js';
@@ -246,6 +249,10 @@ export const COMMANDS: readonly Command[] = [
         }),
       )) as { session: SessionInfo };
       out(inv, inv.values.json ? printableJson(r.session) : r.session.id);
+      // A coding agent that is not set up to notify with words: one line on stderr saying what would (issue 23).
+      const line = sessionCommandLine(inv.positionals);
+      const hint = setupHint(line === null ? null : commandWatchKey(line), inv.io.env, inv.io.env.HOME ?? '');
+      if (hint !== null) inv.io.stderr.write(`${hint}\n`);
       return ExitCode.Ok;
     },
   },
