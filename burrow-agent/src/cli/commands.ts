@@ -78,7 +78,12 @@ type ListedSession = Omit<SessionInfo, 'status' | 'command'> & {
   readonly todo?: boolean;
   readonly awaited?: boolean;
   readonly watchKey?: string | null;
-  readonly notification?: { readonly title: string | null; readonly body: string | null } | null;
+  readonly notification?: {
+    readonly title: string | null;
+    readonly body: string | null;
+    /** What the screen said when it rang (issue 23). */
+    readonly context?: string | null;
+  } | null;
 };
 
 /** A listed session with every text field shown, never interpreted (printable.ts), for the table. */
@@ -136,7 +141,8 @@ const QUIET_STATUS: Readonly<Record<string, string>> = {
  */
 function attentionText(s: ListedSession): string {
   const n = s.notification ?? null;
-  const detail = n === null ? '' : cell([n.title, n.body].filter(Boolean).join(': '), DETAIL_SHOWN_CHARS);
+  const detail =
+    n === null ? '' : cell([n.title, n.body, n.context].filter(Boolean).join(': '), DETAIL_SHOWN_CHARS);
   let text: string;
   if (s.ringing === true) text = `RINGING${detail === '' ? '' : ` ${detail}`}`;
   else if (s.todo === true) text = `TODO${detail === '' ? '' : ` ${detail}`}`;
