@@ -269,7 +269,8 @@ export const COMMANDS: readonly Command[] = [
     details:
       'Sessions that need you come first: RINGING, then TODO, each with its notification. --json gives\n' +
       'every field: state (running/exited), status (the attention status), command and watchKey (the\n' +
-      'running command and the key WATCHING rules match), argv (what the session was started with).',
+      'running command and the key WATCHING rules match), argv (what the session was started with),\n' +
+      'engaged (someone present is looking at it), exitCode with signal and signalName for a signal death.',
     options: { ...json },
     positionals: [0, 0],
     async run(inv) {
