@@ -204,7 +204,14 @@ async function attach(id: string) {
 
 describe.concurrent('issue 23 through the daemon', { timeout: TEST_MS }, () => {
   it('1: a WATCHING ring says what the prompt on the screen asks', async () => {
-    const id = await newSession('claude');
+    const made = await daemon.cli('new', '--', 'claude');
+    expect(made.code).toBe(0);
+    // Claude Code is not set up in this HOME: one line says what would make it say more.
+    expect(made.stderr).toBe(
+      "hint: Claude Code is not set up to notify with words (Burrow still rings, with the screen's words); " +
+        '`burrow setup claude` makes it say what it needs.\n',
+    );
+    const id = made.stdout.trim();
     const rung = await waitRow(id, (r) => r.ringing && r.notification?.context !== undefined, 'the ring');
     expect(rung.notification).toEqual({
       source: 'watching',
