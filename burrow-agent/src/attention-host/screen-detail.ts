@@ -70,8 +70,8 @@ export function readScreenText(snapshot: ScreenSnapshot): Promise<ScreenText> {
 const BOX = /[\u2500-\u259f]/gu;
 /** A menu choice: an optional selection marker, then `1.` / `2)` and words. */
 const CHOICE = /^(?:[›❯>▶▸●○◉◯*•-]\s*)?\(?\d{1,2}[.)]\s/u;
-/** A bare selection marker leading a line (`❯ Yes`). */
-const SELECTED = /^[›❯▶▸]\s/u;
+/** A selection marker or an input line's prompt leading a line (`❯ Yes`, `> Type your message`). */
+const SELECTED = /^[>›❯▶▸]\s/u;
 /** A key hint: "esc to cancel", "Enter to confirm", "? for shortcuts", "ctrl+c to exit". */
 const KEY_HINT = /\b(?:esc|enter|tab|ctrl\+\w|shift\+\w)\b[^.?!]{0,24}\b(?:to|for)\b|^\?\s+for\b/iu;
 /** A line that asks: ends in `?` (quotes or brackets after it allowed), or names an approval. */

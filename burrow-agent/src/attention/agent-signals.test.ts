@@ -231,6 +231,29 @@ describe('turn ends are not missed (issue 23)', () => {
     expect(h.view()).toMatchObject({ ringing: true, notification: { source: 'watching' } });
   });
 
+  it('a keystroke whose program keeps writing past the echo window is busy from then: a short turn settles', () => {
+    const h = running('claude');
+    h.engine.onInput(h.sessionId, 'user'); // a prompt sent from a phone nobody looks at
+    for (let t = 0; t < 16; t++) {
+      h.output(); // the spinner, then the permission prompt, ~1.6 s after Enter
+      h.advance(100);
+    }
+    expect(h.view().status).toBe('BUSY');
+    h.advance(SETTLE_MS);
+    expect(h.view()).toMatchObject({ ringing: true, notification: { source: 'watching' } });
+  });
+
+  it("a keystroke's echo alone, or output after a pause, starts nothing", () => {
+    const h = running('claude');
+    h.engine.onInput(h.sessionId, 'user');
+    h.output(); // the echo
+    h.advance(1_500); // a pause past busyCandidateGap
+    h.output();
+    expect(h.view().status).toBe('NOTHING_TO_SHOW');
+    h.advance(SETTLE_MS * 2);
+    expect(h.view().ringing).toBe(false);
+  });
+
   it('a quiet session left alone stays quiet', () => {
     const h = running('claude');
     h.look();

@@ -170,6 +170,11 @@ export class AlertManager {
   #ownExited = false;
   /** When output last arrived, echo and resize noise included (for "producing output when the viewer left"). */
   #lastRawOutput = Number.NEGATIVE_INFINITY;
+  /**
+   * When the owner last typed, while the program has kept writing since with no pause longer than
+   * busyCandidateGap; null once it paused or its output past the echo window was counted.
+   */
+  #typedAt: number | null = null;
   /** The phase the foreground agent's title last signalled (title-signals.ts), reset at each command start. */
   #titlePhase: TitlePhase | null = null;
   /** The ring detail the screen was last asked to describe (takeContextRequest). */
@@ -360,9 +365,21 @@ export class AlertManager {
 
   /** Meaningful output, unless it falls in the echo window or is resize redraw noise. */
   output(now: number): void {
+    if (
+      this.#typedAt !== null &&
+      now - Math.max(this.#lastRawOutput, this.#typedAt) > ALERT_TIMING.busyCandidateGap
+    )
+      this.#typedAt = null; // it paused: whatever the keystroke started is over
     this.#lastRawOutput = now;
     if (now < this.#echoUntil || now < this.#resizeUntil) return;
     this.#acknowledged = false;
+    if (this.#typedAt !== null) {
+      // Output went on past the echo window without a pause: the keystroke started work (a prompt sent to an
+      // agent), busy since then — so its end settles even when it lasts less than output alone needs to
+      // confirm BUSY (issue 23: a fast turn's end, a prompt asked right after the answer).
+      this.#typedAt = null;
+      if (this.watching) this.#detector.markBusy(now);
+    }
     const ring = this.#latch.ring;
     if (ring?.sources.has('watching')) ring.outputSinceWatching = true;
     this.#deferred.output(now);
@@ -378,6 +395,7 @@ export class AlertManager {
   userInput(now: number): void {
     this.verb('acknowledge-with-input');
     this.#echoUntil = now + ALERT_TIMING.echoWindow;
+    this.#typedAt = now;
   }
 
   /** The host is about to resize the PTY: the redraw that follows is not output. */
