@@ -314,7 +314,14 @@ export class AttentionHost implements AttentionPort {
         return;
       case 'input':
         if (this.#localViewers.has(a.viewerId)) this.#apply(this.#engine.viewerActivity(a.viewerId));
-        this.#apply(this.#engine.onInput(a.sessionId, classifyInput(a.data)));
+        // A line ended (Enter): what the program writes next answers it (a turn; attention README "Choices").
+        this.#apply(
+          this.#engine.onInput(
+            a.sessionId,
+            classifyInput(a.data),
+            a.data.includes(0x0d) || a.data.includes(0x0a),
+          ),
+        );
         return;
       case 'resize':
         this.#apply(this.#engine.sessionResized(a.sessionId));

@@ -72,8 +72,9 @@ const BOX = /[\u2500-\u259f]/gu;
 const CHOICE = /^(?:[›❯>▶▸●○◉◯*•-]\s*)?\(?\d{1,2}[.)]\s/u;
 /** A selection marker or an input line's prompt leading a line (`❯ Yes`, `> Type your message`). */
 const SELECTED = /^[>›❯▶▸]\s/u;
-/** A key hint: "esc to cancel", "Enter to confirm", "? for shortcuts", "ctrl+c to exit". */
-const KEY_HINT = /\b(?:esc|enter|tab|ctrl\+\w|shift\+\w)\b[^.?!]{0,24}\b(?:to|for)\b|^\?\s+for\b/iu;
+/** A key hint: "esc to cancel", "Enter to confirm", "? for shortcuts", a key binding ("ctrl+f fullscreen"). */
+const KEY_HINT =
+  /\b(?:esc|enter|tab|ctrl\+\w|shift\+\w)\b[^.?!]{0,24}\b(?:to|for)\b|^\?\s+for\b|\b(?:ctrl|alt|shift|cmd)\+\w/iu;
 /** A line that asks: ends in `?` (quotes or brackets after it allowed), or names an approval. */
 const ASKS =
   /\?\s*["'’”)\]]*\s*$|\b(?:allow|approve|proceed|confirm|permission|continue)\b|\[y\/n\]|\(y\/n\)|\by\/n\b/iu;

@@ -231,27 +231,31 @@ describe('turn ends are not missed (issue 23)', () => {
     expect(h.view()).toMatchObject({ ringing: true, notification: { source: 'watching' } });
   });
 
-  it('a keystroke whose program keeps writing past the echo window is busy from then: a short turn settles', () => {
+  it("a submitted line's answer is a turn: busy from its first output past the echo window, so it settles", () => {
     const h = running('claude');
-    h.engine.onInput(h.sessionId, 'user'); // a prompt sent from a phone nobody looks at
-    for (let t = 0; t < 16; t++) {
-      h.output(); // the spinner, then the permission prompt, ~1.6 s after Enter
-      h.advance(100);
-    }
+    h.engine.onInput(h.sessionId, 'user', true); // Enter on a prompt sent from a phone nobody looks at
+    h.output(); // its echo
+    h.advance(1_500); // the model thinks in silence
+    h.output(); // the answer: a permission prompt, drawn at once, then nothing
     expect(h.view().status).toBe('BUSY');
     h.advance(SETTLE_MS);
     expect(h.view()).toMatchObject({ ringing: true, notification: { source: 'watching' } });
   });
 
-  it("a keystroke's echo alone, or output after a pause, starts nothing", () => {
+  it('keystrokes that end no line, or output long after the line, start nothing', () => {
     const h = running('claude');
-    h.engine.onInput(h.sessionId, 'user');
-    h.output(); // the echo
-    h.advance(1_500); // a pause past busyCandidateGap
-    h.output();
+    h.engine.onInput(h.sessionId, 'user'); // a character into the input box
+    h.output(); // its echo
+    h.advance(1_500);
+    h.output(); // a redraw
     expect(h.view().status).toBe('NOTHING_TO_SHOW');
-    h.advance(SETTLE_MS * 2);
-    expect(h.view().ringing).toBe(false);
+    const g = running('claude');
+    g.engine.onInput(g.sessionId, 'user', true);
+    g.advance(61_000);
+    g.output();
+    expect(g.view().status).toBe('NOTHING_TO_SHOW');
+    g.advance(SETTLE_MS * 2);
+    expect(g.view().ringing).toBe(false);
   });
 
   it('a quiet session left alone stays quiet', () => {

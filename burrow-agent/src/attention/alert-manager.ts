@@ -116,6 +116,11 @@ interface CommandWatch {
 const statusKey = (id: string): string => `7501:${id}`;
 /** Key of a needs-you title in ReportKeys. */
 const TITLE_KEY = 'title:';
+/**
+ * How long after a submitted line the program's first output still counts as its answer (a model thinking in
+ * silence answers within this); later output is not taken as one.
+ */
+const TURN_REPLY_MS = 60_000;
 /** Output this close before a disengage means the session was producing output when its viewer left. */
 const PRODUCING_OUTPUT_MS = ALERT_TIMING.busyCandidateGap + ALERT_TIMING.busyConfirmGap;
 
@@ -170,11 +175,8 @@ export class AlertManager {
   #ownExited = false;
   /** When output last arrived, echo and resize noise included (for "producing output when the viewer left"). */
   #lastRawOutput = Number.NEGATIVE_INFINITY;
-  /**
-   * When the owner last typed, while the program has kept writing since with no pause longer than
-   * busyCandidateGap; null once it paused or its output past the echo window was counted.
-   */
-  #typedAt: number | null = null;
+  /** When the owner last submitted a line (Enter) the program has not answered yet; null once it did. */
+  #submittedAt: number | null = null;
   /** The phase the foreground agent's title last signalled (title-signals.ts), reset at each command start. */
   #titlePhase: TitlePhase | null = null;
   /** The ring detail the screen was last asked to describe (takeContextRequest). */
@@ -365,20 +367,16 @@ export class AlertManager {
 
   /** Meaningful output, unless it falls in the echo window or is resize redraw noise. */
   output(now: number): void {
-    if (
-      this.#typedAt !== null &&
-      now - Math.max(this.#lastRawOutput, this.#typedAt) > ALERT_TIMING.busyCandidateGap
-    )
-      this.#typedAt = null; // it paused: whatever the keystroke started is over
     this.#lastRawOutput = now;
     if (now < this.#echoUntil || now < this.#resizeUntil) return;
     this.#acknowledged = false;
-    if (this.#typedAt !== null) {
-      // Output went on past the echo window without a pause: the keystroke started work (a prompt sent to an
-      // agent), busy since then — so its end settles even when it lasts less than output alone needs to
-      // confirm BUSY (issue 23: a fast turn's end, a prompt asked right after the answer).
-      this.#typedAt = null;
-      if (this.watching) this.#detector.markBusy(now);
+    if (this.#submittedAt !== null) {
+      // The first output past the echo window after a submitted line is the program answering it: a turn
+      // (an agent's reply, a permission prompt), busy from here, so its end settles even when it is shorter
+      // than output alone needs to confirm BUSY (issue 23; attention README "Choices").
+      const answered = now - this.#submittedAt <= TURN_REPLY_MS;
+      this.#submittedAt = null;
+      if (answered && this.watching) this.#detector.markBusy(now);
     }
     const ring = this.#latch.ring;
     if (ring?.sources.has('watching')) ring.outputSinceWatching = true;
@@ -392,10 +390,10 @@ export class AlertManager {
   }
 
   /** Human input written to the PTY: acknowledges with input and opens the echo window. */
-  userInput(now: number): void {
+  userInput(now: number, submitted = false): void {
     this.verb('acknowledge-with-input');
     this.#echoUntil = now + ALERT_TIMING.echoWindow;
-    this.#typedAt = now;
+    if (submitted) this.#submittedAt = now;
   }
 
   /** The host is about to resize the PTY: the redraw that follows is not output. */

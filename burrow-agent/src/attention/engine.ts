@@ -286,11 +286,14 @@ export class AttentionEngine {
     });
   }
 
-  /** Bytes about to be written to the PTY. Only a human's input acknowledges (and opens the echo window). */
-  onInput(sessionId: string, kind: InputKind): AttentionEffect[] {
+  /**
+   * Bytes about to be written to the PTY. Only a human's input acknowledges (and opens the echo window);
+   * `submitted`: it ended a line (Enter), so what the program writes next is its answer to it.
+   */
+  onInput(sessionId: string, kind: InputKind, submitted = false): AttentionEffect[] {
     if (!INPUT_KINDS.includes(kind)) throw new TypeError(`unknown input kind: ${String(kind).slice(0, 40)}`);
     return this.#withSession(sessionId, (m) => {
-      if (kind === 'user') m.userInput(this.#clock.now());
+      if (kind === 'user') m.userInput(this.#clock.now(), submitted === true);
     });
   }
 
