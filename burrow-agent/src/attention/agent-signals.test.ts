@@ -242,6 +242,20 @@ describe('turn ends are not missed (issue 23)', () => {
     expect(h.view()).toMatchObject({ ringing: true, notification: { source: 'watching' } });
   });
 
+  it('an answer wholly inside the echo window is a turn too (an agent whose reply comes in 0.4 s)', () => {
+    const h = running('claude');
+    h.engine.onInput(h.sessionId, 'user', true);
+    h.advance(150);
+    h.output(); // the redrawn input box
+    h.advance(200);
+    h.output(); // the permission prompt, then nothing
+    expect(h.view().status).toBe('BUSY');
+    h.advance(SETTLE_MS - 1);
+    expect(h.view().ringing).toBe(false);
+    h.advance(1);
+    expect(h.view()).toMatchObject({ ringing: true, notification: { source: 'watching' } });
+  });
+
   it('keystrokes that end no line, or output long after the line, start nothing', () => {
     const h = running('claude');
     h.engine.onInput(h.sessionId, 'user'); // a character into the input box

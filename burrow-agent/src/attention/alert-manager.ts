@@ -175,7 +175,7 @@ export class AlertManager {
   #ownExited = false;
   /** When output last arrived, echo and resize noise included (for "producing output when the viewer left"). */
   #lastRawOutput = Number.NEGATIVE_INFINITY;
-  /** When the owner last submitted a line (Enter) the program has not answered yet; null once it did. */
+  /** When the owner last submitted a line (Enter), until output past its echo window (then it is just output). */
   #submittedAt: number | null = null;
   /** The phase the foreground agent's title last signalled (title-signals.ts), reset at each command start. */
   #titlePhase: TitlePhase | null = null;
@@ -368,16 +368,14 @@ export class AlertManager {
   /** Meaningful output, unless it falls in the echo window or is resize redraw noise. */
   output(now: number): void {
     this.#lastRawOutput = now;
+    const submitted = this.#submittedAt;
+    if (submitted !== null && now >= this.#echoUntil) this.#submittedAt = null; // from here output is output
+    // After a submitted line, what a watched program writes is its answer — a turn, BUSY until it goes quiet —
+    // even inside the echo window: an agent's reply or permission prompt can come within a second of the
+    // Enter, and its end must still settle (issue 23; attention README "Choices").
+    if (submitted !== null && now - submitted <= TURN_REPLY_MS && this.watching) this.#detector.markBusy(now);
     if (now < this.#echoUntil || now < this.#resizeUntil) return;
     this.#acknowledged = false;
-    if (this.#submittedAt !== null) {
-      // The first output past the echo window after a submitted line is the program answering it: a turn
-      // (an agent's reply, a permission prompt), busy from here, so its end settles even when it is shorter
-      // than output alone needs to confirm BUSY (issue 23; attention README "Choices").
-      const answered = now - this.#submittedAt <= TURN_REPLY_MS;
-      this.#submittedAt = null;
-      if (answered && this.watching) this.#detector.markBusy(now);
-    }
     const ring = this.#latch.ring;
     if (ring?.sources.has('watching')) ring.outputSinceWatching = true;
     this.#deferred.output(now);

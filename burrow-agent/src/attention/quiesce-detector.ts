@@ -127,12 +127,11 @@ export class QuiesceDetector {
   }
 
   /**
-   * The session was producing output (`lastOutputAt`) when its last viewer left: that counts as busy, so its
-   * settle rings even if the work ends before output alone would have confirmed BUSY (issue 23: a turn that
-   * ends within ~2 s of the detach). No effect when already armed.
+   * The session is busy as of `lastOutputAt` though output alone has not confirmed it (issue 23): it was
+   * producing output when its last viewer left, or it is answering a submitted line. Its settle comes
+   * SETTLE_MS after the latest output; an armed detector only moves that on.
    */
   markBusy(lastOutputAt: number): void {
-    if (this.fullyArmed) return;
     this.#status = 'BUSY';
     this.#candidateSince = null;
     this.#mightBeBusySince = null;
