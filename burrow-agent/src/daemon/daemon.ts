@@ -8,12 +8,13 @@
 import { hostname } from 'node:os';
 import { isValidWatchRule } from '../attention/watch-rules.js';
 import { AttentionHost } from '../attention-host/index.js';
+import { publicNotification } from '../attention-host/public-state.js';
 import type { StatusResult } from '../control/control-messages.js';
 import { controlSocketPath } from '../control/control-paths.js';
 import { assertNoDaemonOn, ControlServer } from '../control/control-server.js';
 import { loadOrCreateControlToken } from '../control/control-token.js';
 import { AGENT_VERSION, PROGRAM_ROOT, versionOnDisk } from '../program/program.js';
-import type { PushReason } from '../push/push-payload.js';
+import { type PushReason, pushBodyOf } from '../push/push-payload.js';
 import { RemoteService } from '../remote/remote-service.js';
 import { setScreenWorkerLog } from '../screen/worker-screen-host.js';
 import type { Logger } from '../session/activity.js';
@@ -108,7 +109,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       } catch {
         // exited and cleared meanwhile: the id is label enough
       }
-      remote.sendPush({ sessionId, label, reason: pushReasonOf(view) }).catch((err: unknown) => {
+      // The ring's detail as the directory shows it (what the program said, or the screen's words).
+      const body = pushBodyOf(publicNotification(view.notification));
+      remote.sendPush({ sessionId, label, reason: pushReasonOf(view), body }).catch((err: unknown) => {
         opts.log('error', `push failed: ${(err as Error).message}`);
       });
     },
@@ -252,7 +255,10 @@ function replaceWatchRules(host: AttentionHost, rules: readonly string[]): reado
   return host.watchRules();
 }
 
-/** Which fixed push body fits what rang (push-payload.ts PUSH_BODIES): a report, a quiet watched command, an exit. */
+/**
+ * Which fixed push body fits what rang (push-payload.ts PUSH_BODIES), for a ring without words: a report, a
+ * quiet watched command, an exit.
+ */
 export function pushReasonOf(view: {
   exited: boolean;
   notification: unknown;

@@ -50,6 +50,8 @@ export const MAX_MODEL_BACKLOG_BYTES = 4 * 1024 * 1024;
 export const MAX_INPUT_BYTES = 64 * 1024;
 /** A session nobody watches that has been quiet this long parks its screen model (see ScreenModel.hibernate). */
 export const HIBERNATE_AFTER_MS = 30_000;
+/** A process killed by signal n exits with status 128 + n in POSIX shells' `$?`. */
+export const SIGNAL_EXIT_BASE = 128;
 /** Grace between SIGHUP and SIGKILL when a session is killed. */
 export const KILL_GRACE_MS = 1500;
 
@@ -408,7 +410,9 @@ export class Session {
 
   private onExit(exitCode: number, signal: number | null): void {
     clearTimeout(this.killTimer);
-    this.exit = signal ? { code: null, signal } : { code: exitCode, signal: null };
+    // One exit-code convention everywhere (`ls`, `await`, rings, the phone): a signal death is 128 + n, as a
+    // shell reports it, with the signal kept beside it so it can be named (issue 23).
+    this.exit = signal ? { code: SIGNAL_EXIT_BASE + signal, signal } : { code: exitCode, signal: null };
     this.holds.clear();
     for (const tap of this.opts.taps) this.guard(() => tap.exit?.(this.id));
     this.emit({
