@@ -70,7 +70,7 @@ describe('the bundles', () => {
       '@noble/ciphers',
       '@noble/curves',
       '@noble/hashes',
-      '@xterm/addon-serialize',
+      '@xterm/addon-unicode11',
       '@xterm/headless',
       'jsonc-parser',
       'qrcode',

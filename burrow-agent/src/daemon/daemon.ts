@@ -59,6 +59,19 @@ export interface RunningDaemon {
 /** The version this daemon runs (program/program.ts), re-exported for the CLI. */
 export { AGENT_VERSION };
 
+/**
+ * BURROW_PARK_AFTER_MS: how long an unwatched session stays quiet before its screen model is parked (default
+ * HIBERNATE_AFTER_MS, 30 s). For tests that watch parking happen, and for a machine short of memory.
+ */
+function parkAfterMs(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const raw = env.BURROW_PARK_AFTER_MS;
+  if (raw === undefined || raw === '') return undefined;
+  const ms = Number(raw);
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new RangeError('BURROW_PARK_AFTER_MS must be a whole number of ms');
+  return ms;
+}
+
 export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
   const now = opts.now ?? Date.now;
   const startedAt = now();
@@ -77,6 +90,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     env: opts.env,
     defaultShell: settings.defaultShell ?? opts.env.SHELL ?? '/bin/sh',
     log: opts.log,
+    parkAfterMs: parkAfterMs(opts.env),
   });
   const burrowLog = (line: string) => opts.log('info', line);
   // The host's push-due hook is called synchronously from its effects; the send runs on its own and only

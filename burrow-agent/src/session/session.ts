@@ -71,6 +71,8 @@ export interface SessionSpawnOptions {
   readonly integrationDir: string | null;
   /** Where the screen model runs; the screen worker by default. */
   readonly screen?: ScreenHostFactory;
+  /** Quiet time before an unwatched session parks its screen model; HIBERNATE_AFTER_MS by default. */
+  readonly parkAfterMs?: number;
 }
 
 export interface SessionInfo {
@@ -347,12 +349,19 @@ export class Session {
    * so idle sessions cost a serialized string instead of a terminal's cell buffers. Any output or attach
    * wakes it. `now` comes from the caller's clock.
    */
-  maybeHibernate(now: number): Promise<boolean> {
+  async maybeHibernate(now: number): Promise<boolean> {
     const last = this.lastOutputAt ?? this.createdAt;
-    if (this.viewers.size > 0 || this.screen.hibernated || now - last < HIBERNATE_AFTER_MS) {
-      return Promise.resolve(false);
+    const after = this.opts.parkAfterMs ?? HIBERNATE_AFTER_MS;
+    if (this.viewers.size > 0 || this.screen.hibernated || now - last < after) return false;
+    const parked = await this.screen.hibernate();
+    // Said once per park, so a screen that looks wrong after a quiet spell can be traced to it.
+    if (parked) {
+      this.opts.log(
+        'info',
+        `session ${this.id}: screen model parked (quiet ${Math.round((now - last) / 1000)} s, no viewer); the next output or attach wakes it`,
+      );
     }
-    return this.screen.hibernate();
+    return parked;
   }
 
   /** SIGHUP, then SIGKILL after KILL_GRACE_MS; resolves when the process has exited. */
