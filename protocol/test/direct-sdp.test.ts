@@ -253,7 +253,11 @@ describe('R-NET-1 / R-NET-2: the network policy', () => {
   });
 
   test('R-NET-3: network-policy travels with its rid, or null for a change announced', () => {
-    const m = { type: 'network-policy', rid: null, policy: { direct: 'off', iceServers: [] } } as const;
+    const m = {
+      type: 'network-policy' as const,
+      rid: null,
+      policy: { direct: 'off' as const, iceServers: [] },
+    };
     expect(decodeBurrowMessage(encodeBurrowMessage(m))).toEqual(m);
     const set = {
       type: 'network-policy-set',
