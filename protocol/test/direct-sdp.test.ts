@@ -260,10 +260,10 @@ describe('R-NET-1 / R-NET-2: the network policy', () => {
     };
     expect(decodeBurrowMessage(encodeBurrowMessage(m))).toEqual(m);
     const set = {
-      type: 'network-policy-set',
+      type: 'network-policy-set' as const,
       rid: 3,
-      policy: { direct: 'allowed', iceServers: [] },
-    } as const;
+      policy: { direct: 'allowed' as const, iceServers: [] },
+    };
     expect(decodeClientMessage(encodeClientMessage(set))).toEqual(set);
   });
 });
