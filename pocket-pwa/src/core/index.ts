@@ -68,3 +68,19 @@ export {
   type SocketLike,
   type SocketMessageEvent,
 } from './socket.js';
+export {
+  DIRECT_CHANNEL_LABEL,
+  type DirectCarrierPort,
+  DirectLink,
+  type DirectLinkOptions,
+  type DirectState,
+  type DirectTiming,
+  POCKET_DIRECT,
+} from './direct/direct-link.js';
+export {
+  engineRtc,
+  type RtcDataChannelLike,
+  type RtcFactory,
+  type RtcIceServer,
+  type RtcPeerConnectionLike,
+} from './direct/rtc.js';
