@@ -52,6 +52,11 @@ export interface BurrowDaemonOptions {
   readonly stateDir?: string;
   /** Extra environment for the daemon and every CLI call (e.g. SHELL, BURROW_* switches). */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * How to run the daemon's process, e.g. inside a test network namespace (`netns.command`, netns.ts); the
+   * CLI calls stay here (they reach the daemon over its control socket, a path on disk).
+   */
+  readonly wrap?: (file: string, args: readonly string[]) => [string, string[]];
 }
 
 export class BurrowDaemon {
@@ -81,7 +86,11 @@ export class BurrowDaemon {
       ...options.env,
       BURROW_STATE_DIR: stateDir,
     };
-    const child = spawn(process.execPath, [BIN, 'daemon'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const [file, args] = options.wrap?.(process.execPath, [BIN, 'daemon']) ?? [
+      process.execPath,
+      [BIN, 'daemon'],
+    ];
+    const child = spawn(file, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const daemon = new BurrowDaemon(env, child);
     await until(() => daemon.log.includes('listening on') || child.exitCode !== null, 'the daemon');
     if (child.exitCode !== null) throw new Error(`daemon exited: ${daemon.log}`);

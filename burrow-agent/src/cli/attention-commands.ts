@@ -95,7 +95,11 @@ const rangeText = (k: keyof typeof ALERT_SETTINGS_RANGES) =>
 /** The network policy as the daemon answers it (protocol NetworkPolicy). */
 interface NetworkPolicyView {
   readonly direct: 'allowed' | 'off';
-  readonly iceServers: readonly { readonly url: string; readonly username?: string; readonly credential?: string }[];
+  readonly iceServers: readonly {
+    readonly url: string;
+    readonly username?: string;
+    readonly credential?: string;
+  }[];
 }
 
 const NETWORK_KEYS = ['direct', 'iceServers'] as const;
@@ -129,7 +133,8 @@ async function alarmSettings(inv: Invocation): Promise<AlertSettings> {
 /** The daemon's network policy; null from a daemon that predates it. */
 async function networkPolicy(inv: Invocation): Promise<NetworkPolicyView | null> {
   try {
-    return (await call<{ policy: NetworkPolicyView }>(inv, (c) => c.request('network-policy-get', {}))).policy;
+    return (await call<{ policy: NetworkPolicyView }>(inv, (c) => c.request('network-policy-get', {})))
+      .policy;
   } catch (error) {
     if (error instanceof CliError && /unknown method|network-policy-get/.test(error.message)) return null;
     throw error;

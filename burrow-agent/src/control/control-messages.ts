@@ -142,6 +142,8 @@ export interface SnapshotHeader {
   readonly reason: 'attach' | 'resync';
 }
 
+import type { ConnectionPath } from '../remote/remote-endpoint.js';
+
 /** Daemon status (`burrow status --json` prints it with `running: true`). */
 export interface StatusResult {
   readonly pid: number;
@@ -171,7 +173,7 @@ export interface StatusResult {
    */
   readonly direct?: {
     readonly policy: 'allowed' | 'off';
-    readonly connections: readonly { readonly deviceId: string; readonly path: 'relay' | 'direct'; readonly relay: boolean }[];
+    readonly connections: readonly ConnectionPath[];
   };
 }
 

@@ -109,14 +109,20 @@ export class DirectAnswerer {
       return;
     }
     const refuse = (code: ErrorCode, message: string) => this.#o.send({ type: 'error', rid, code, message });
-    if (this.#o.policy().direct !== 'allowed')
-      return refuse(ErrorCode.DIRECT_UNAVAILABLE, 'the direct path is off on this computer (burrow settings)');
+    if (this.#o.policy().direct !== 'allowed') {
+      refuse(ErrorCode.DIRECT_UNAVAILABLE, 'the direct path is off on this computer (burrow settings)');
+      return;
+    }
     const factory = this.#o.factory();
-    if (factory === null)
-      return refuse(ErrorCode.DIRECT_UNAVAILABLE, 'this computer cannot open direct connections');
+    if (factory === null) {
+      refuse(ErrorCode.DIRECT_UNAVAILABLE, 'this computer cannot open direct connections');
+      return;
+    }
     this.close('the phone offered a new direct path');
-    if (this.#o.budget.active >= this.#o.budget.max)
-      return refuse(ErrorCode.DIRECT_UNAVAILABLE, 'too many direct connections are open on this computer');
+    if (this.#o.budget.active >= this.#o.budget.max) {
+      refuse(ErrorCode.DIRECT_UNAVAILABLE, 'too many direct connections are open on this computer');
+      return;
+    }
     const current: Current = {
       generation: ++this.#generation,
       peer: null,
@@ -137,14 +143,16 @@ export class DirectAnswerer {
         candidate: (candidate, mid) => {
           if (!live()) return;
           if (current.answered) this.#o.send({ type: 'direct-candidate', candidate, mid });
-          else if (current.localQueue.length < MAX_DIRECT_CANDIDATES) current.localQueue.push({ candidate, mid });
+          else if (current.localQueue.length < MAX_DIRECT_CANDIDATES)
+            current.localQueue.push({ candidate, mid });
         },
-        open: () => {
+        open: (remoteType) => {
           if (!live()) return;
           current.opened = true;
           if (current.timer) clearTimeout(current.timer);
           current.timer = null;
-          this.#o.log('direct: the direct path is open');
+          // The phone's candidate type says how the path formed: `prflx` when it hid its address (mDNS).
+          this.#o.log(`direct: the direct path is open (phone candidate: ${remoteType ?? 'unknown'})`);
           this.#o.carrier.directOpened();
         },
         message: (bytes) => {

@@ -13,12 +13,13 @@
  *    checks reach our host candidate anyway and libjuice learns its address as a peer-reflexive candidate.
  */
 import { candidateAddress, type IceServer } from '@burrow/protocol';
-import type { DataChannel, PeerConnection, IceServer as NdcIceServer } from 'node-datachannel';
+import type { DataChannel, IceServer as NdcIceServer, PeerConnection } from 'node-datachannel';
 
 export interface DirectPeerEvents {
   /** A local candidate to trickle to the phone (`candidate:…`, no `a=`). */
   candidate(candidate: string, mid: string): void;
-  open(): void;
+  /** The channel opened; `remoteType` is the ICE type of the phone's end of the pair in use (host, prflx…). */
+  open(remoteType: string | null): void;
   message(bytes: Uint8Array): void;
   /** The channel or the connection closed or failed, in words. Called once. */
   closed(reason: string): void;
@@ -119,12 +120,15 @@ export const ndcPeerFactory: DirectPeerFactory = async (offer, { iceServers, eve
     channel = pc.createDataChannel(DIRECT_CHANNEL_LABEL, { negotiated: true, id: 0 });
     const dc = channel;
     dc.onOpen(() => {
-      if (!done) events.open();
+      if (!done) events.open(pc.getSelectedCandidatePair()?.remote.type ?? null);
     });
     dc.onMessage((m) => {
       if (done) return;
       if (typeof m === 'string') close('the phone sent text on the direct channel');
-      else events.message(m instanceof ArrayBuffer ? new Uint8Array(m) : new Uint8Array(m.buffer, m.byteOffset, m.byteLength));
+      else
+        events.message(
+          m instanceof ArrayBuffer ? new Uint8Array(m) : new Uint8Array(m.buffer, m.byteOffset, m.byteLength),
+        );
     });
     dc.onClosed(() => close('the direct channel closed'));
     dc.onError((e) => close(`the direct channel failed: ${e}`));

@@ -14,24 +14,22 @@ import {
   randomBytes,
 } from '@burrow/crypto';
 import {
-  decodeRejoin,
-  type NetworkPolicy,
-  PathCarrier,
-  RELAY_REJOINED,
-} from '@burrow/protocol';
-import {
   type BuildFile,
   type BurrowMessage,
   CLOSE_MESSAGES,
   CloseCode,
   decodePairClientMessage,
+  decodeRejoin,
   encodeBase64url,
   encodeBurrowMessage,
   encodeCloseClientFrame,
   encodeDataFrame,
   encodePairBurrowMessage,
+  type NetworkPolicy,
   type PairBurrowMessage,
+  PathCarrier,
   ProtocolError,
+  RELAY_REJOINED,
   type RelayToAgentFrame,
   SecureChannel,
 } from '@burrow/protocol';
@@ -123,6 +121,22 @@ export interface DirectOptions {
   readonly budget: DirectPeerBudget;
 }
 
+/** One live connection's paths, for `burrow status --json` (what the Burrow sent on each, in bytes). */
+export interface ConnectionPath {
+  /** Stable for the connection's life (its first connId), across relay sockets. */
+  readonly id: number;
+  readonly deviceId: string;
+  readonly path: 'relay' | 'direct';
+  readonly relay: boolean;
+  readonly sent: {
+    readonly relayBytes: number;
+    readonly directBytes: number;
+    readonly resent: number;
+    readonly toDirect: number;
+    readonly toRelay: number;
+  };
+}
+
 /** Where a live connection's relay frames go: its current connId, or none while the relay is gone. */
 interface RelayRoute {
   connId: number | null;
@@ -153,6 +167,8 @@ type Conn =
       carrier: PathCarrier;
       direct: DirectAnswerer;
       route: RelayRoute;
+      /** Its first connId, kept across relay sockets. */
+      id: number;
       /** R-DIRECT-6 / R-PATH-8: names this connection to a new relay socket (base64url). */
       rejoinId: string;
     };
@@ -185,10 +201,26 @@ export class RemoteEndpoint {
   }
 
   /** The live connections' paths (for `burrow status` and tests). */
-  paths(): { deviceId: string; path: 'relay' | 'direct'; relay: boolean }[] {
-    return [...this.#conns.values()].flatMap((c) =>
-      c.state === 'live' ? [{ deviceId: c.deviceId, path: c.carrier.sendingOn, relay: c.carrier.relayUp }] : [],
-    );
+  paths(): ConnectionPath[] {
+    return [...this.#conns.values()].flatMap((c) => {
+      if (c.state !== 'live') return [];
+      const n = c.carrier.counters;
+      return [
+        {
+          id: c.id,
+          deviceId: c.deviceId,
+          path: c.carrier.sendingOn,
+          relay: c.carrier.relayUp,
+          sent: {
+            relayBytes: n.relayBytes,
+            directBytes: n.directBytes,
+            resent: n.resent,
+            toDirect: n.toDirect,
+            toRelay: n.toRelay,
+          },
+        },
+      ];
+    });
   }
 
   /** Live connections per device (for `burrow devices` and revocation). */
@@ -401,12 +433,15 @@ export class RemoteEndpoint {
     const carrier: PathCarrier = new PathCarrier(
       c.channel,
       {
-        sendRelay: (bytes) => route.connId !== null && this.#o.sendFrame(encodeDataFrame(route.connId, bytes)),
+        sendRelay: (bytes) =>
+          route.connId !== null && this.#o.sendFrame(encodeDataFrame(route.connId, bytes)),
         sendDirect: (bytes): boolean => answerer.send(bytes),
       },
       {
         directLeft: (reason) => {
-          this.#o.log(`remote: connection ${route.connId ?? '(direct only)'} is back on the relay: ${reason}`);
+          this.#o.log(
+            `remote: connection ${route.connId ?? '(direct only)'} is back on the relay: ${reason}`,
+          );
           answerer.close(reason);
         },
         noPath: (reason) => {
@@ -495,6 +530,7 @@ export class RemoteEndpoint {
       carrier,
       direct: answerer,
       route,
+      id: connId,
       rejoinId,
     };
     this.#conns.set(connId, live);

@@ -10,10 +10,10 @@ import { nodeAead } from '@burrow/crypto/node-aead';
 import { CloseCode, decodeBase64url } from '@burrow/protocol';
 import { openDeviceActivityStore } from '../devices/device-activity.js';
 import { DeviceRegistry, type DeviceView } from '../devices/device-registry.js';
+import { PushSeqStore } from '../devices/push-seq-store.js';
 import { DirectPeerBudget } from '../direct/direct-answerer.js';
 import { type DirectPeerFactory, loadNodeDatachannel, ndcPeerFactory } from '../direct/ndc-peer.js';
 import { NetworkPolicyStore } from '../direct/network-policy-store.js';
-import { PushSeqStore } from '../devices/push-seq-store.js';
 import { pairingLink, pairingQr } from '../pairing/pairing-link.js';
 import { PairingOffers } from '../pairing/pairing-offer.js';
 import { PushDispatch } from '../push/push-dispatch.js';
@@ -29,6 +29,7 @@ import type { SessionRegistry } from '../session/session-registry.js';
 import { openStateStore } from '../state/burrow-state.js';
 import type { AttentionPort } from './attention-port.js';
 import {
+  type ConnectionPath,
   type PairApprover,
   type PairingResult,
   type PairRequest,
@@ -118,7 +119,7 @@ export class RemoteService {
   }
 
   /** The live connections' paths (`burrow status`). */
-  paths(): { deviceId: string; path: 'relay' | 'direct'; relay: boolean }[] {
+  paths(): ConnectionPath[] {
     return this.#endpoint?.paths() ?? [];
   }
 

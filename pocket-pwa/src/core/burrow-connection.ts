@@ -23,8 +23,8 @@ import {
   decodeBurrowMessage,
   encodeBase64url,
   encodeClientMessage,
-  FLOW_ACK_EVERY_BYTES,
   encodeRejoin,
+  FLOW_ACK_EVERY_BYTES,
   MAX_RID,
   MIN_NOISE_MESSAGE_BYTES,
   type NetworkPolicy,
@@ -38,9 +38,9 @@ import {
 } from '@burrow/protocol';
 import { type BackoffPolicy, backoffDelayMs, POCKET_BACKOFF } from './backoff.js';
 import { clientStaticKey, WebCryptoStaticKey } from './client-static.js';
+import { type Clock, systemClock } from './clock.js';
 import { DirectLink, type DirectState } from './direct/direct-link.js';
 import type { RtcFactory } from './direct/rtc.js';
-import { type Clock, systemClock } from './clock.js';
 import { applyDirectoryMessage, type Directory, EMPTY_DIRECTORY } from './directory-state.js';
 import { OutputCursor } from './output-cursor.js';
 import type { PairingRecord, PairingStorage } from './pairing-storage.js';
@@ -155,13 +155,12 @@ interface Terminal {
 
 type Pending = { resolve(m: BurrowMessage): void; reject(e: Error): void };
 
-/** The connection's words; with `path`, a connected one says which path carries it ("direct" / "via relay"). */
-export function statusText(status: ConnectionStatus, nowMs: number, path?: PathName | null): string {
+export function statusText(status: ConnectionStatus, nowMs: number): string {
   switch (status.kind) {
     case 'connecting':
       return 'connecting';
     case 'connected':
-      return path === 'direct' ? 'connected · direct' : path === 'relay' ? 'connected · via relay' : 'connected';
+      return 'connected';
     case 'reconnecting':
       return `reconnecting in ${Math.max(0, Math.ceil((status.atMs - nowMs) / 1000))} s: ${status.reason}`;
     case 'closed':
@@ -211,7 +210,7 @@ export class BurrowConnection {
     return this.#status;
   }
   get statusText(): string {
-    return statusText(this.#status, this.#clock.now(), this.path);
+    return statusText(this.#status, this.#clock.now());
   }
   /** The path this phone's messages take now (null when not connected). */
   get path(): PathName | null {

@@ -250,7 +250,8 @@ export class DirectLink {
     dc.onerror = () => this.#lost(a, 'the direct channel failed');
     dc.onmessage = (e) => {
       if (a.closed) return;
-      const bytes = e.data instanceof ArrayBuffer ? new Uint8Array(e.data) : e.data instanceof Uint8Array ? e.data : null;
+      const bytes =
+        e.data instanceof ArrayBuffer ? new Uint8Array(e.data) : e.data instanceof Uint8Array ? e.data : null;
       if (bytes === null) return this.#o.fail(new TypeError('text on the direct channel'));
       try {
         for (const frame of this.#o.carrier.directFrame(bytes)) this.#o.deliver(frame);
@@ -328,7 +329,10 @@ export class DirectLink {
   #scheduleRetry(reason: string): void {
     if (this.#disposed || this.#policy?.direct !== 'allowed') return;
     this.#clearRetry();
-    const delay = Math.min(this.#timing.maxRetryMs, this.#timing.firstRetryMs * 2 ** Math.min(this.#failures++, 16));
+    const delay = Math.min(
+      this.#timing.maxRetryMs,
+      this.#timing.firstRetryMs * 2 ** Math.min(this.#failures++, 16),
+    );
     this.#set({ kind: 'waiting', reason, retryAtMs: this.#o.clock.now() + delay });
     this.#retryTimer = this.#o.clock.setTimeout(() => {
       this.#retryTimer = null;

@@ -46,14 +46,14 @@ export interface RtcPeerConnectionLike {
 /** Makes one peer connection (in the browser: `(c) => new RTCPeerConnection(c)`). */
 export type RtcFactory = (config: { iceServers: RtcIceServer[] }) => RtcPeerConnectionLike;
 
-declare const globalThis: { RTCPeerConnection?: new (config: { iceServers: RtcIceServer[] }) => unknown };
+type RtcConstructor = new (config: { iceServers: RtcIceServer[] }) => unknown;
 
 /**
  * The engine's own WebRTC, or null where it has none (WebKitGTK is built without it: Pocket then says the
  * direct path is not available in this browser and stays on the relay).
  */
 export function engineRtc(): RtcFactory | null {
-  const Ctor = globalThis.RTCPeerConnection;
+  const Ctor = (globalThis as { RTCPeerConnection?: RtcConstructor }).RTCPeerConnection;
   if (typeof Ctor !== 'function') return null;
   return (config) => new Ctor(config) as RtcPeerConnectionLike;
 }
