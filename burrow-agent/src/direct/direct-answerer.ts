@@ -17,7 +17,7 @@ import {
   MAX_DIRECT_CANDIDATES,
   type NetworkPolicy,
 } from '@burrow/protocol';
-import type { DirectPeer, DirectPeerFactory } from './ndc-peer.js';
+import { type DirectPeer, type DirectPeerFactory, isMdnsCandidate } from './ndc-peer.js';
 
 /** R-DIRECT-7: from the answer to the channel open (ms): ICE, DTLS and SCTP on a slow home network. */
 export const DIRECT_CONNECT_TIMEOUT_MS = 20_000;
@@ -71,6 +71,9 @@ interface Current {
   /** The phone's candidates that arrived before the peer existed. */
   readonly remoteQueue: { candidate: string; mid: string }[];
   remoteCount: number;
+  /** The phone's candidates by kind: an mDNS name (not resolved here, R-DIRECT-5) or an address. */
+  mdns: number;
+  addresses: number;
   timer: NodeJS.Timeout | null;
   counted: boolean;
 }
@@ -131,9 +134,12 @@ export class DirectAnswerer {
       localQueue: [],
       remoteQueue: [],
       remoteCount: 0,
+      mdns: 0,
+      addresses: 0,
       timer: null,
       counted: true,
     };
+    for (const c of checkDirectSdp(sdp, 'offer').candidates) this.#count(current, c);
     this.#o.budget.active++;
     this.#current = current;
     const live = () => this.#current === current && !this.#disposed;
@@ -151,7 +157,7 @@ export class DirectAnswerer {
           current.opened = true;
           if (current.timer) clearTimeout(current.timer);
           current.timer = null;
-          // The phone's candidate type says how the path formed: `prflx` when it hid its address (mDNS).
+          // How the path formed: `prflx` when the phone's checks arrived before (or instead of) an address.
           this.#o.log(`direct: the direct path is open (phone candidate: ${remoteType ?? 'unknown'})`);
           this.#o.carrier.directOpened();
         },
@@ -219,8 +225,19 @@ export class DirectAnswerer {
       }
       return;
     }
+    this.#count(current, candidate);
     if (current.peer) current.peer.addRemoteCandidate(candidate, mid);
     else current.remoteQueue.push({ candidate, mid });
+  }
+
+  /** Counts the phone's candidates by kind, and says the first of each kind (diagnostics, tests). */
+  #count(current: Current, candidate: string): void {
+    if (isMdnsCandidate(candidate)) {
+      if (current.mdns++ === 0)
+        this.#o.log(
+          'direct: the phone hides its address behind an mDNS name (left unresolved; peer-reflexive)',
+        );
+    } else if (current.addresses++ === 0) this.#o.log('direct: the phone named an address candidate');
   }
 
   /** Closes the direct path (policy turned off, a new offer, the connection ending); the relay carries on. */
