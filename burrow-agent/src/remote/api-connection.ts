@@ -142,7 +142,8 @@ export class ApiConnection {
         this.#close(CloseCode.PROTOCOL_VIOLATION);
         return;
       }
-      this.#error(error.rid ?? null, error.code, error.rule);
+      // The rule and why, never a value the phone sent (R-ERR-1): what a person needs to fix the sender.
+      this.#error(error.rid ?? null, error.code, error.message);
       return;
     }
     try {

@@ -25,6 +25,8 @@ import {
   encodeClientMessage,
   encodeRejoin,
   FLOW_ACK_EVERY_BYTES,
+  KEEPALIVE_INTERVAL_MS,
+  KEEPALIVE_PING,
   MAX_RID,
   MIN_NOISE_MESSAGE_BYTES,
   type NetworkPolicy,
@@ -181,6 +183,8 @@ export class BurrowConnection {
   #policy: NetworkPolicy | null = null;
   #rejoinTimer: unknown = null;
   #rejoinFailures = 0;
+  /** When the relay socket last carried a keep-alive while the direct path carried the session. */
+  #relayPingAt = 0;
   /** R-FLOW-1: whole-frame bytes received on this connection, and the total last acknowledged. */
   #receivedBytes = 0;
   #ackedBytes = 0;
@@ -768,8 +772,23 @@ export class BurrowConnection {
     this.#pingTimer = this.#clock.setTimeout(() => {
       if (this.#token !== token || !this.#live) return;
       this.#send({ type: 'ping', rid: this.#rid() });
+      this.#relayKeepalive();
       this.#schedulePing(token);
     }, this.#keepalive().pingIntervalMs);
+  }
+
+  /**
+   * While the direct path carries the session the relay socket is idle, and idle sockets get closed by
+   * proxies and NATs: RL-KEEP-1's text ping every KEEPALIVE_INTERVAL_MS keeps it there as the fallback (two
+   * small frames a minute; the relay answers without waking its object).
+   */
+  #relayKeepalive() {
+    const socket = this.#socket;
+    if (this.#carrier?.sendingOn !== 'direct' || socket === null || socket.readyState !== SOCKET_OPEN) return;
+    const now = this.#clock.now();
+    if (now - this.#relayPingAt < KEEPALIVE_INTERVAL_MS) return;
+    this.#relayPingAt = now;
+    socket.send(KEEPALIVE_PING);
   }
 
   #fail(token: object, reason: string, code: CloseCode = CloseCode.NORMAL) {
