@@ -11,6 +11,7 @@ import {
   type TerminalHandle,
 } from '@burrow/pocket/core';
 import { RTCPeerConnection } from 'node-datachannel/polyfill';
+import WebSocket from 'ws';
 import { nodeSocketFactory } from '../helpers/node-socket.js';
 import { sleep, until } from './bench-stats.js';
 import { byteCounter, counterEcho, measureEcho } from './echo-paths.js';
@@ -23,7 +24,8 @@ type Command =
   | { op: 'await-direct' }
   | { op: 'pump'; session: string; endMarker: string; expect?: string; cutAfterBytes?: number; go: string }
   | { op: 'cut-done'; at: number }
-  | { op: 'counters' };
+  | { op: 'counters' }
+  | { op: 'ws-rtt'; url: string };
 
 const send = (m: unknown): void => {
   process.send?.(m);
@@ -109,6 +111,23 @@ async function handle(c: Command): Promise<void> {
       return;
     case 'counters':
       return send({ op: 'counters', counters: conn?.pathCounters, statuses });
+    case 'ws-rtt': {
+      // What "resume the relay socket when needed" would add to a fallback: a new socket to the relay and
+      // one round trip through it (a REJOIN and its answer), measured as open + keep-alive ping/pong.
+      const samples: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t = performance.now();
+        const ws = new WebSocket(c.url);
+        await new Promise<void>((resolve, reject) => {
+          ws.once('open', () => ws.send('burrow-ping'));
+          ws.once('message', () => resolve());
+          ws.once('error', reject);
+        });
+        samples.push(performance.now() - t);
+        ws.close();
+      }
+      return send({ op: 'ws-rtt', samples });
+    }
   }
 }
 

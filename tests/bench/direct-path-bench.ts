@@ -15,10 +15,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { clientSocketUrl } from '@burrow/pocket/core';
 import { startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon } from '../helpers/burrow-daemon.js';
 import { TestNetwork } from '../helpers/netns.js';
-import { ms, printTable, type Quantiles } from './bench-stats.js';
+import { ms, printTable, type Quantiles, quantiles } from './bench-stats.js';
 import { ECHO_COMMAND } from './echo-paths.js';
 
 const PHONE_SCRIPT = join(import.meta.dirname, 'direct-bench-phone.ts');
@@ -152,6 +153,10 @@ async function main() {
     );
     net.restoreDirect();
     const afterCut = (await paths())[0]!;
+    const wsRtt = quantiles(
+      (await phone.ask({ op: 'ws-rtt', url: clientSocketUrl(pairing.relayUrl, pairing.burrowId) }, 'ws-rtt'))
+        .samples as number[],
+    );
     phone.child.kill();
 
     const mbps = (p: Reply) => ((p.bytes as number) / (p.ms as number) / 1000).toFixed(1);
