@@ -227,6 +227,14 @@ async function main() {
         '  …phone connection state changes during it (none: no reconnect)',
         String((flood.statuses as string[]).length),
       ],
+      [
+        'relay socket kept open while direct: frames per minute on it',
+        '4 (RL-KEEP-1 ping and pong, 11 B each)',
+      ],
+      [
+        'resuming it instead: a new socket + one round trip, p50 / p99',
+        `${ms(wsRtt.p50)} / ${ms(wsRtt.p99)}`,
+      ],
     ]);
     if (flood.exact !== true) throw new Error('the cut flood did not arrive exactly once and in order');
   } finally {
