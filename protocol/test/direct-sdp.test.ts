@@ -1,5 +1,6 @@
 // The direct path's descriptions, candidates, messages and network policy. [SPEC: R-DIRECT-1 … R-DIRECT-4,
 // R-DIRECT-6, R-NET-1 … R-NET-3]
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   candidateAddress,
@@ -16,6 +17,7 @@ import {
   MAX_ICE_CANDIDATE_CHARS,
   MAX_ICE_SERVERS,
   MAX_SDP_BYTES,
+  ProtocolError,
   parseNetworkPolicy,
 } from '../src/remote/index.js';
 import {
@@ -26,7 +28,7 @@ import {
   NDC_ANSWER_NO_CANDIDATES,
   REAL_CANDIDATES,
 } from './direct-samples.js';
-import { controlOf, expectRule } from './helpers.js';
+import { controlOf, expectRule, FC } from './helpers.js';
 
 const lines = (sdp: string) => sdp.split('\r\n');
 const withLines = (sdp: string, edit: (l: string[]) => string[]) => edit(lines(sdp)).join('\r\n');
@@ -265,5 +267,30 @@ describe('R-NET-1 / R-NET-2: the network policy', () => {
       policy: { direct: 'allowed' as const, iceServers: [] },
     };
     expect(decodeClientMessage(encodeClientMessage(set))).toEqual(set);
+  });
+});
+
+describe('R-ERR-1: random and mutated input never throws anything but ProtocolError', () => {
+  const mutate = (s: string, at: number, text: string) => s.slice(0, at) + text + s.slice(at + text.length);
+  test('mutated real SDPs and candidates', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(CHROMIUM_OFFER, FIREFOX_OFFER, NDC_ANSWER, ...REAL_CANDIDATES),
+        fc.nat(),
+        fc.string({ unit: 'binary', maxLength: 12 }),
+        fc.constantFrom('offer' as const, 'answer' as const),
+        (base, at, text, kind) => {
+          const s = mutate(base, at % (base.length + 1), text);
+          for (const run of [() => checkDirectSdp(s, kind), () => checkIceCandidate(s)]) {
+            try {
+              run();
+            } catch (error) {
+              expect(error).toBeInstanceOf(ProtocolError);
+            }
+          }
+        },
+      ),
+      { ...FC, numRuns: 500 },
+    );
   });
 });

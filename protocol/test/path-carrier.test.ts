@@ -358,3 +358,30 @@ describe('property: any schedule of deliveries, channel deaths and timeouts is b
     expect(resent).toBeGreaterThan(100);
   });
 });
+
+describe('R-ERR-1: random bytes on either path never throw anything but ProtocolError or a failed decryption', () => {
+  test('decoders and the carrier', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ direct: fc.boolean(), bytes: fc.uint8Array({ maxLength: 64 }) }), {
+          maxLength: 20,
+        }),
+        (frames) => {
+          const { a, b } = pair();
+          openDirect(a, b);
+          for (const f of frames) {
+            try {
+              if (f.direct) b.carrier.directFrame(f.bytes);
+              else b.carrier.relayFrame(f.bytes);
+            } catch (error) {
+              if (!(error instanceof ProtocolError) && !/decryption failed|short message/.test(String(error)))
+                throw error;
+              return; // the connection would close here
+            }
+          }
+        },
+      ),
+      { ...FC, numRuns: 300 },
+    );
+  });
+});
