@@ -71,6 +71,8 @@ describe('the bundles', () => {
       '@noble/hashes',
       '@xterm/addon-serialize',
       '@xterm/headless',
+      // The direct path's WebRTC (burrow-agent/src/direct/ndc-peer.ts): loaded on demand, prebuilt per platform.
+      'node-datachannel',
       'qrcode',
       'semver',
       'valibot',
