@@ -68,6 +68,7 @@ async function main() {
   await net.home.forwardToRoot(relay.port);
   await net.phone.forwardToRoot(relay.port);
   const daemon = await BurrowDaemon.start({
+    direct: true,
     env: { PS1: '$ ', HISTFILE: '/dev/null' },
     wrap: (file, args) => net.home.command(file, args),
   });

@@ -99,6 +99,7 @@ beforeAll(async () => {
   await net.home.forwardToRoot(relay.port);
   await net.phone.forwardToRoot(relay.port);
   daemon = await BurrowDaemon.start({
+    direct: true,
     env: { PS1: '$ ', HISTFILE: '/dev/null' },
     wrap: (file, args) => net.home.command(file, args),
   });

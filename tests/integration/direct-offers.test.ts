@@ -29,7 +29,7 @@ beforeAll(async () => {
   net = await TestNetwork.create();
   relay = await startRelay();
   await net.home.forwardToRoot(relay.port);
-  daemon = await BurrowDaemon.start({ wrap: (file, args) => net.home.command(file, args) });
+  daemon = await BurrowDaemon.start({ direct: true, wrap: (file, args) => net.home.command(file, args) });
   await daemon.enroll(relay.url);
   phone = await daemon.pairPhone('raw phone');
   session = await RawSession.open(relay.wsUrl, phone.pairing);
