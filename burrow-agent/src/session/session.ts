@@ -12,7 +12,13 @@ import { performance } from 'node:perf_hooks';
 import type { HistoryPage, ScreenHost, ScreenHostFactory } from '../screen/screen-host.js';
 import { checkSize, type ScreenSnapshot } from '../screen/screen-model.js';
 import { WorkerScreenHost } from '../screen/worker-screen-host.js';
-import { createShellNonce, shellIntegrationLaunch } from '../shell-integration/index.js';
+import {
+  createShellNonce,
+  type NonceFile,
+  OPT_OUT_ENV,
+  shellIntegrationLaunch,
+  writeNonceFile,
+} from '../shell-integration/index.js';
 import {
   type Attachment,
   DEFAULT_OUTPUT_EVENT_BYTES,
@@ -30,6 +36,7 @@ import {
 import type { ActivityListener, Logger, OutputTap, SessionActivity } from './activity.js';
 import { OutputLog } from './output-log.js';
 import { PtyProcess } from './pty-process.js';
+import { sessionEnvironment } from './session-env.js';
 import { ConflictError } from './session-errors.js';
 
 /** Recent raw output always kept for resume; a viewer further behind than this may get a snapshot instead. */
@@ -131,6 +138,8 @@ export class Session {
   /** A viewer typed since the last flush: what the PTY says next is (likely) its echo, sent at once. */
   private typed = false;
   private killTimer: NodeJS.Timeout | undefined;
+  /** The shell's one-time nonce file, removed at the latest when the PTY exits (nonce-file.ts). */
+  private readonly nonceFile: NonceFile | null;
   private readonly exited: Promise<void>;
   private disposed = false;
 
@@ -152,12 +161,15 @@ export class Session {
       rows: opts.rows,
       onProgress: () => this.modelProgress(),
     });
-    const env: Record<string, string> = {};
-    for (const [k, val] of Object.entries(opts.env)) if (val !== undefined) env[k] = val;
+    // The daemon's environment minus its own and its launcher's variables (session-env.ts, issue 24.3).
+    const env = sessionEnvironment(opts.env);
     env.TERM = 'xterm-256color';
     env.COLORTERM = 'truecolor';
     env.BURROW_SESSION = opts.id;
-    const launch = integratedLaunch(opts.command, env, opts.integrationDir);
+    // The user's opt-out is read from the daemon's environment: BURROW_* never reaches the session's.
+    const optedOut = opts.env[OPT_OUT_ENV] === '0';
+    const launch = integratedLaunch(opts.command, env, optedOut ? null : opts.integrationDir);
+    this.nonceFile = launch.nonceFile;
     let resolveExited!: () => void;
     this.exited = new Promise((resolve) => {
       resolveExited = resolve;
@@ -174,6 +186,7 @@ export class Session {
       {
         data: (chunk) => this.onOutput(chunk),
         exit: (code, signal) => {
+          this.nonceFile?.dispose();
           this.onExit(code, signal);
           resolveExited();
         },
@@ -575,12 +588,26 @@ function integratedLaunch(
   command: readonly [string, ...string[]],
   env: Record<string, string>,
   integrationDir: string | null,
-): { file: string; args: readonly string[]; env: Record<string, string>; nonce: string | null } {
+): {
+  file: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  nonce: string | null;
+  nonceFile: NonceFile | null;
+} {
   const [file, ...args] = command;
-  if (integrationDir === null) return { file, args, env, nonce: null };
+  const plain = { file, args, env, nonce: null, nonceFile: null };
+  if (integrationDir === null) return plain;
   const nonce = createShellNonce();
-  const launch = shellIntegrationLaunch({ shellPath: file, args, env, nonce, integrationDir });
-  return launch.integrated
-    ? { file: launch.file, args: launch.args, env: launch.env, nonce }
-    : { file, args, env, nonce: null };
+  const nonceFile = writeNonceFile(nonce);
+  const launch = shellIntegrationLaunch({
+    shellPath: file,
+    args,
+    env,
+    nonceFile: nonceFile.path,
+    integrationDir,
+  });
+  if (launch.integrated) return { file: launch.file, args: launch.args, env: launch.env, nonce, nonceFile };
+  nonceFile.dispose();
+  return plain;
 }
