@@ -5,10 +5,10 @@
  * is byte-exact: a terminal that cannot keep up slows the program instead of losing bytes.
  */
 
+import { printable } from '../text/printable.js';
 import { AttachInputFilter, DEFAULT_DETACH_KEY, type DetachKey } from './attach-input.js';
 import { connectDaemon } from './daemon-connection.js';
 import { ExitCode } from './exit-codes.js';
-import { printable } from './printable.js';
 
 const FOCUS_REPORTS_ON = '\x1b[?1004h';
 /**

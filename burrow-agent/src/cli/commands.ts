@@ -14,12 +14,12 @@ import { installService, realRunner, uninstallService } from '../service/service
 import type { SessionInfo } from '../session/session.js';
 import { setupCommand } from '../setup-claude/setup-command.js';
 import type { StorageHealthView } from '../state/storage-health.js';
+import { printable, printableJson } from '../text/printable.js';
 import { runAttach } from './attach-command.js';
 import { DETACH_KEY_ENV, DETACH_KEY_HELP, type DetachKey, parseDetachKey } from './attach-input.js';
 import { ATTENTION_COMMANDS } from './attention-commands.js';
 import { asCliError, connectDaemon, NOT_RUNNING_MESSAGE, stateDirOf } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { printable, printableJson } from './printable.js';
 import { REMOTE_COMMANDS } from './remote-commands.js';
 
 export interface CliIo {
