@@ -13,13 +13,13 @@
  * bell, notification, prompt mark …).
  */
 import fc from 'fast-check';
+import { TerminalParser } from '../../../burrow-agent/src/terminal/parser.js';
 import {
   MAX_PRINTABLE_CHARS_LIMIT,
   printable,
   printableJson,
   printableLines,
 } from '../../../burrow-agent/src/text/printable.js';
-import { TerminalParser } from '../../../burrow-agent/src/terminal/parser.js';
 import { escapeFragmentInput } from '../../../burrow-agent/test/corpus/escape-fragments.js';
 import { type FuzzTarget, invariant } from '../fuzz-target.js';
 
