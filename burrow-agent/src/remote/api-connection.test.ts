@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiConnectionRig, disposeRigs, RIG_DELIVERY_ID } from '../../test/api-connection-rig.js';
 import { QUIET_PUBLIC_STATE } from '../attention-host/public-state.js';
+import { MAX_VIEWERS_PER_SESSION } from '../viewer/viewer.js';
 import { PHONE_SILENCE_CLOSE_MS } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import type { RemoteSettingsPort } from './remote-settings-port.js';
@@ -156,6 +157,34 @@ describe('ApiConnection directory on list changes (issue 17 item 7)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('ApiConnection refusals name what refused them (issue 24.8)', () => {
+  it('a name taken is a conflict and a limit reached is limit_exceeded, in the session layer’s words', () => {
+    const c = connection();
+    c.api.receive(hello);
+    const a = c.registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'], name: 'first' });
+    c.registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'], name: 'second' });
+    c.api.receive(frame({ type: 'rename', rid: 41, session: a.id, name: 'second' }));
+    expect(c.sent.at(-1)).toEqual({
+      type: 'error',
+      rid: 41,
+      code: ErrorCode.CONFLICT,
+      message: 'a session is already called "second"; pick another name',
+    });
+    // Every viewer slot of a session taken: the phone's attach names the limit.
+    for (let i = 0; c.registry.get(a.id).info().viewers < MAX_VIEWERS_PER_SESSION; i++)
+      c.registry
+        .get(a.id)
+        .attach({ id: `v${i}`, kind: 'local', backlog: () => 0, deliver: () => {}, close: () => {} });
+    c.api.receive(frame({ type: 'attach', rid: 42, session: a.id, cols: 80, rows: 24 }));
+    const refused = c.sent.find((m) => m.type === 'error' && m.rid === 42);
+    expect(refused).toMatchObject({ code: ErrorCode.LIMIT_EXCEEDED });
+    expect((refused as { message: string }).message).toContain(
+      `${MAX_VIEWERS_PER_SESSION} viewers, Burrow's limit`,
+    );
+    c.api.dispose();
   });
 });
 

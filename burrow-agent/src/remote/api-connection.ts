@@ -20,7 +20,12 @@ import {
 } from '@burrow/protocol';
 import type { SessionActivity } from '../session/activity.js';
 import type { Session } from '../session/session.js';
-import { NotFoundError, type SessionRegistry } from '../session/session-registry.js';
+import {
+  ConflictError,
+  LimitError,
+  NotFoundError,
+  type SessionRegistry,
+} from '../session/session-registry.js';
 import type { Attachment, ViewerEvent, ViewerSink } from '../viewer/viewer.js';
 import type { AttentionPort } from './attention-port.js';
 import { directoryEntry } from './directory-entry.js';
@@ -142,6 +147,15 @@ export class ApiConnection {
       }
       if (error instanceof RangeError || error instanceof TypeError) {
         this.#error(rid, ErrorCode.BAD_REQUEST, error.message);
+        return;
+      }
+      // A limit reached or a name taken: the phone is told which, in the session layer's words.
+      if (error instanceof ConflictError) {
+        this.#error(
+          rid,
+          error instanceof LimitError ? ErrorCode.LIMIT_EXCEEDED : ErrorCode.CONFLICT,
+          error.message,
+        );
         return;
       }
       this.#o.log(`remote: ${message.type} failed: ${(error as Error).message}`);

@@ -37,7 +37,7 @@ import type { ActivityListener, Logger, OutputTap, SessionActivity } from './act
 import { OutputLog } from './output-log.js';
 import { PtyProcess } from './pty-process.js';
 import { sessionEnvironment } from './session-env.js';
-import { ConflictError } from './session-errors.js';
+import { LimitError } from './session-errors.js';
 
 /** Recent raw output always kept for resume; a viewer further behind than this may get a snapshot instead. */
 export const OUTPUT_KEEP_BYTES = 256 * 1024;
@@ -256,7 +256,9 @@ export class Session {
   ): Attachment {
     if (this.viewers.has(sink.id)) throw new RangeError(`viewer ${sink.id} is already attached`);
     if (this.viewers.size >= MAX_VIEWERS_PER_SESSION) {
-      throw new ConflictError(`session ${this.id} already has ${MAX_VIEWERS_PER_SESSION} viewers`);
+      throw new LimitError(
+        `session ${this.id} already has ${MAX_VIEWERS_PER_SESSION} viewers, Burrow's limit (MAX_VIEWERS_PER_SESSION)`,
+      );
     }
     const maxOutput = sink.maxOutputBytes ?? DEFAULT_OUTPUT_EVENT_BYTES;
     if (!Number.isSafeInteger(maxOutput) || maxOutput < 1) {
