@@ -12,6 +12,7 @@ import {
   CloseCode,
   decodeClientMessage,
   ErrorCode,
+  INPUT_WINDOW_BYTES,
   MAX_NOISE_PLAINTEXT_BYTES,
   MAX_SESSION_ID_CHARS,
   PROTOCOL_VERSION,
@@ -62,6 +63,13 @@ export const DIRECTORY_REFRESH_MS = 2_000;
  * counted, output queued for it) until the relay's TCP gave up, which may be never.
  */
 export const PHONE_SILENCE_CLOSE_MS = 20_000;
+/**
+ * R-FLOW-2: input is acknowledged every this many bytes — far inside the phone's INPUT_WINDOW_BYTES, so a phone
+ * never waits for the acknowledgement of a few keystrokes, while typing costs no extra message.
+ */
+export const INPUT_ACK_EVERY_BYTES = 64 * 1024;
+/** While a terminal holds INPUT_WINDOW_BYTES its program has not read, how often to look again (ms). */
+export const INPUT_DRAIN_POLL_MS = 20;
 
 export interface ApiConnectionOptions {
   readonly viewerId: string;
@@ -106,6 +114,10 @@ export class ApiConnection {
   /** R-FLOW-1: whole-frame bytes sent to this phone, and the phone's last `ack` of them. */
   #sentBytes = 0;
   #ackedBytes = 0;
+  /** R-FLOW-2: this phone's input bytes handled, the last `input-ack` sent, and the drain poll while waiting. */
+  #inputReceived = 0;
+  #inputAcked = 0;
+  #inputPoll: NodeJS.Timeout | undefined;
 
   constructor(options: ApiConnectionOptions) {
     this.#o = options;
@@ -140,6 +152,7 @@ export class ApiConnection {
     try {
       this.#handle(message);
     } catch (error) {
+      if (message.type === 'input') this.#inputTaken(message.session, message.data.length);
       const rid = 'rid' in message ? (message.rid as number) : null;
       if (error instanceof NotFoundError) {
         this.#error(rid, ErrorCode.UNKNOWN_SESSION, 'no such session');
@@ -168,6 +181,7 @@ export class ApiConnection {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#silence);
+    clearInterval(this.#inputPoll);
     for (const a of this.#attached.values()) a.attachment.detach();
     this.#attached.clear();
     for (const u of this.#unsubscribe) u();
@@ -180,6 +194,40 @@ export class ApiConnection {
   #close(code: CloseCode) {
     this.#o.close(code);
     this.dispose();
+  }
+
+  /**
+   * R-FLOW-2: `n` more bytes of this phone's input were handled (written to `session`'s terminal, or refused
+   * and dropped). They are acknowledged every INPUT_ACK_EVERY_BYTES, once the terminal has less than
+   * INPUT_WINDOW_BYTES waiting for its program; while it has more, a poll waits for the program to read, so the
+   * phone holds the rest of a paste back instead of the daemon queueing it.
+   */
+  #inputTaken(session: string, n: number) {
+    this.#inputReceived += n;
+    if (this.#inputPoll !== undefined || this.#inputReceived - this.#inputAcked < INPUT_ACK_EVERY_BYTES)
+      return;
+    const drained = () => {
+      try {
+        return this.#o.registry.get(session).pendingInputBytes() < INPUT_WINDOW_BYTES;
+      } catch {
+        return true; // gone: nothing waits for it
+      }
+    };
+    const ack = () => {
+      this.#inputAcked = this.#inputReceived;
+      this.#send({ type: 'input-ack', received: this.#inputReceived });
+    };
+    if (drained()) {
+      ack();
+      return;
+    }
+    this.#inputPoll = setInterval(() => {
+      if (this.#closed || !drained()) return;
+      clearInterval(this.#inputPoll);
+      this.#inputPoll = undefined;
+      ack();
+    }, INPUT_DRAIN_POLL_MS);
+    this.#inputPoll.unref();
   }
 
   #send(message: BurrowMessage) {
@@ -284,10 +332,12 @@ export class ApiConnection {
         this.#attachedOr(m.session, null, (a) => a.attachment.resize(m.cols, m.rows));
         return;
       case 'input':
-        return this.#attachedOr(m.session, null, (a) => {
+        this.#attachedOr(m.session, null, (a) => {
           a.attachment.input(m.data);
           if (m.kind === 'user') attention.acknowledge(m.session, viewerId, true);
         });
+        this.#inputTaken(m.session, m.data.length);
+        return;
       case 'presence':
         attention.presence(viewerId, { state: m.state, focused: m.focused, visible: m.visible });
         return;

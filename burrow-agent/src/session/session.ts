@@ -317,6 +317,11 @@ export class Session {
     this.pty.write(data);
   }
 
+  /** Input given to the PTY that its program has not read yet (R-FLOW-2 waits for it to drain). */
+  pendingInputBytes(): number {
+    return this.exit === null ? this.pty.pendingInputBytes : 0;
+  }
+
   /**
    * Bytes the terminal itself sends the program (focus reports CSI I / CSI O for a program that enabled them),
    * not any viewer's input: no input activity, so they never acknowledge anything.
