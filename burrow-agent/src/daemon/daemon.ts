@@ -5,15 +5,16 @@
  * session roster (sessions.json keeps the list for the next start), the attention host (flushes attention.json,
  * cancels awaits), then hooks registered by callers, then end every PTY.
  */
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isValidWatchRule } from '../attention/watch-rules.js';
 import { AttentionHost } from '../attention-host/index.js';
+import { publicNotification } from '../attention-host/public-state.js';
 import type { StatusResult } from '../control/control-messages.js';
 import { controlSocketPath } from '../control/control-paths.js';
 import { assertNoDaemonOn, ControlServer } from '../control/control-server.js';
 import { loadOrCreateControlToken } from '../control/control-token.js';
-import type { PushReason } from '../push/push-payload.js';
+import { AGENT_VERSION, PROGRAM_ROOT, versionOnDisk } from '../program/program.js';
+import { type PushReason, pushBodyOf } from '../push/push-payload.js';
 import { RemoteService } from '../remote/remote-service.js';
 import { setScreenWorkerLog } from '../screen/worker-screen-host.js';
 import type { Logger } from '../session/activity.js';
@@ -32,8 +33,15 @@ export interface DaemonOptions {
   readonly now?: () => number;
 }
 
-/** `burrow status`: the control protocol's StatusResult plus whether the state directory is writable. */
-export type DaemonStatus = StatusResult & { readonly storage: StorageHealthView };
+/**
+ * `burrow status`: the control protocol's StatusResult plus whether the state directory is writable and which
+ * program runs: its root and the version installed there now (newer than `version` after an upgrade on disk
+ * that this daemon has not been restarted for; null when its package.json is gone).
+ */
+export type DaemonStatus = StatusResult & {
+  readonly storage: StorageHealthView;
+  readonly program: { readonly root: string; readonly installedVersion: string | null };
+};
 
 export interface RunningDaemon {
   readonly registry: SessionRegistry;
@@ -48,17 +56,20 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-export const AGENT_VERSION: string = readVersion();
+/** The version this daemon runs (program/program.ts), re-exported for the CLI. */
+export { AGENT_VERSION };
 
-function readVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: unknown;
-    };
-    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
+/**
+ * BURROW_PARK_AFTER_MS: how long an unwatched session stays quiet before its screen model is parked (default
+ * HIBERNATE_AFTER_MS, 30 s). For tests that watch parking happen, and for a machine short of memory.
+ */
+function parkAfterMs(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const raw = env.BURROW_PARK_AFTER_MS;
+  if (raw === undefined || raw === '') return undefined;
+  const ms = Number(raw);
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new RangeError('BURROW_PARK_AFTER_MS must be a whole number of ms');
+  return ms;
 }
 
 export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
@@ -79,6 +90,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     env: opts.env,
     defaultShell: settings.defaultShell ?? opts.env.SHELL ?? '/bin/sh',
     log: opts.log,
+    parkAfterMs: parkAfterMs(opts.env),
   });
   const burrowLog = (line: string) => opts.log('info', line);
   // The host's push-due hook is called synchronously from its effects; the send runs on its own and only
@@ -97,7 +109,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       } catch {
         // exited and cleared meanwhile: the id is label enough
       }
-      remote.sendPush({ sessionId, label, reason: pushReasonOf(view) }).catch((err: unknown) => {
+      // The ring's detail as the directory shows it (what the program said, or the screen's words).
+      const body = pushBodyOf(publicNotification(view.notification));
+      remote.sendPush({ sessionId, label, reason: pushReasonOf(view), body }).catch((err: unknown) => {
         opts.log('error', `push failed: ${(err as Error).message}`);
       });
     },
@@ -153,6 +167,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       devices: { paired: devices.length, connected: devices.filter((d) => d.connected).length },
       push: { last: service.push.last, warnings: service.push.warnings },
       storage: storage.view(),
+      program: { root: PROGRAM_ROOT, installedVersion: versionOnDisk() },
     };
   };
   const control = new ControlServer({
@@ -240,7 +255,10 @@ function replaceWatchRules(host: AttentionHost, rules: readonly string[]): reado
   return host.watchRules();
 }
 
-/** Which fixed push body fits what rang (push-payload.ts PUSH_BODIES): a report, a quiet watched command, an exit. */
+/**
+ * Which fixed push body fits what rang (push-payload.ts PUSH_BODIES), for a ring without words: a report, a
+ * quiet watched command, an exit.
+ */
 export function pushReasonOf(view: {
   exited: boolean;
   notification: unknown;

@@ -19,6 +19,7 @@ import {
   ProtocolError,
   type SessionEntry,
 } from '@burrow/protocol';
+import { AGENT_VERSION } from '../program/program.js';
 import type { SessionActivity } from '../session/activity.js';
 import type { Session } from '../session/session.js';
 import {
@@ -32,7 +33,6 @@ import type { AttentionPort } from './attention-port.js';
 import { directoryEntry } from './directory-entry.js';
 import type { RemoteSettingsPort } from './remote-settings-port.js';
 
-export const AGENT_VERSION = '0.1.0';
 /**
  * While the link is backed up, how often to check whether it drained (ms). Short: at tens of MB/s the
  * 768 KiB between "behind" and "drained" empties in ~15 ms, so a long poll leaves the viewer idle most of the
@@ -333,6 +333,8 @@ export class ApiConnection {
         return;
       case 'input':
         this.#attachedOr(m.session, null, (a) => {
+          // Presence first: the keystroke comes from a viewer that is, by typing, present.
+          if (m.kind === 'user') attention.activity?.(viewerId);
           a.attachment.input(m.data);
           if (m.kind === 'user') attention.acknowledge(m.session, viewerId, true);
         });
