@@ -215,10 +215,7 @@ export class BurrowObject extends DurableObject<Env> {
       pairing: kind === 'pairing',
     });
     // A browser cannot read an HTTP status from a failed upgrade, so refuse with a close code it can show.
-    if (!admission.ok) {
-      if (kind === null) return new Response(null, { status: 429, headers: { Connection: 'close' } });
-      return refuseSocket(admission.code, headers);
-    }
+    if (!admission.ok) return refuseSocket(admission.code, headers);
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server, [TAG.client]);
     server.serializeAttachment(admission.meta);

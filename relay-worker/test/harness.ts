@@ -64,11 +64,6 @@ export interface StartRelayOptions {
    * and, if present, its bundle. Removed by `stop()` unless `keepState`, like a fresh one.
    */
   readonly persistDir?: string;
-  /**
-   * Start the relay with this soft limit on open files (`prlimit`, Linux), as a desktop session's default of
-   * 1024 would: serve-relay.mjs must raise it itself (issue 24.8).
-   */
-  readonly fdSoftLimit?: number;
 }
 
 export interface RelayHandle {
@@ -261,11 +256,7 @@ async function startRelayOnce(options: StartRelayOptions): Promise<RelayHandle> 
   args.push('--env-file', varsFile);
 
   let log = '';
-  const [file, argv] =
-    options.fdSoftLimit === undefined
-      ? [process.execPath, args]
-      : ['prlimit', [`--nofile=${options.fdSoftLimit}:${openFilesLimit().hard}`, process.execPath, ...args]];
-  const child = spawn(file, argv, {
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     // Own process group, so stop() reaches workerd too.
     detached: true,
@@ -380,15 +371,4 @@ function envFileText(vars: Readonly<Record<string, string>>): string {
       return `${name}='${value}'\n`;
     })
     .join('');
-}
-
-/** This process's limits on open files (Linux `/proc/self/limits`). */
-export function openFilesLimit(pid: number | 'self' = 'self'): { soft: number; hard: number } {
-  const line = readFileSync(`/proc/${pid}/limits`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('Max open files'));
-  const [soft, hard] = (line ?? '').split(/\s+/).slice(3, 5).map(Number);
-  if (soft === undefined || hard === undefined || !Number.isFinite(soft) || !Number.isFinite(hard))
-    throw new Error(`cannot read the open-files limit of ${pid}`);
-  return { soft, hard };
 }
