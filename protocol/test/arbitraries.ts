@@ -252,6 +252,7 @@ export const burrowMessages: Record<string, fc.Arbitrary<BurrowMessage>> = {
     capabilities: fc.uniqueArray(fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,31}$/), { maxLength: 5 }),
   }),
   pong: t('pong', { rid }),
+  'input-ack': t('input-ack', { received: offset }),
   directory: t('directory', {
     sessions: fc.uniqueArray(sessionEntry, { maxLength: 4, selector: (e) => e.id }),
   }),

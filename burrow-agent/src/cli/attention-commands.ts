@@ -5,11 +5,11 @@
 import type { AwaitCause } from '../attention/awaits.js';
 import { ALERT_SETTINGS_RANGES, type AlertSettings } from '../attention/settings.js';
 import { MAX_AWAIT_MS } from '../control/control-messages.js';
+import { printable, printableJson } from '../text/printable.js';
 import { DEFAULT_AWAIT_TIMEOUT_S, parseAwaitArgs } from './await-args.js';
 import type { Command, Invocation } from './commands.js';
 import { asCliError, connectDaemon } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { printable, printableJson } from './printable.js';
 import { type WatchableSession, type WatchTarget, watchTarget } from './watch-target.js';
 
 const json = { json: { type: 'boolean', default: false } } as const;

@@ -16,12 +16,12 @@ import { setupHint } from '../setup-agents/agents.js';
 import { setupCommand } from '../setup-agents/setup-command.js';
 import { sessionCommandLine } from '../shell-integration/session-command.js';
 import type { StorageHealthView } from '../state/storage-health.js';
+import { printable, printableJson } from '../text/printable.js';
 import { runAttach } from './attach-command.js';
 import { DETACH_KEY_ENV, DETACH_KEY_HELP, type DetachKey, parseDetachKey } from './attach-input.js';
 import { ATTENTION_COMMANDS } from './attention-commands.js';
 import { asCliError, connectDaemon, NOT_RUNNING_MESSAGE, stateDirOf } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { printable, printableJson } from './printable.js';
 import { REMOTE_COMMANDS } from './remote-commands.js';
 import { SERVICE_COMMANDS } from './service-commands.js';
 

@@ -12,6 +12,7 @@ import {
   CloseCode,
   decodeClientMessage,
   ErrorCode,
+  INPUT_WINDOW_BYTES,
   MAX_NOISE_PLAINTEXT_BYTES,
   MAX_SESSION_ID_CHARS,
   type NetworkPolicy,
@@ -22,7 +23,12 @@ import {
 import { AGENT_VERSION } from '../program/program.js';
 import type { SessionActivity } from '../session/activity.js';
 import type { Session } from '../session/session.js';
-import { NotFoundError, type SessionRegistry } from '../session/session-registry.js';
+import {
+  ConflictError,
+  LimitError,
+  NotFoundError,
+  type SessionRegistry,
+} from '../session/session-registry.js';
 import type { Attachment, ViewerEvent, ViewerSink } from '../viewer/viewer.js';
 import type { AttentionPort } from './attention-port.js';
 import { directoryEntry } from './directory-entry.js';
@@ -58,6 +64,13 @@ export const DIRECTORY_REFRESH_MS = 2_000;
  * counted, output queued for it) until the relay's TCP gave up, which may be never.
  */
 export const PHONE_SILENCE_CLOSE_MS = 20_000;
+/**
+ * R-FLOW-2: input is acknowledged every this many bytes — far inside the phone's INPUT_WINDOW_BYTES, so a phone
+ * never waits for the acknowledgement of a few keystrokes, while typing costs no extra message.
+ */
+export const INPUT_ACK_EVERY_BYTES = 64 * 1024;
+/** While a terminal holds INPUT_WINDOW_BYTES its program has not read, how often to look again (ms). */
+export const INPUT_DRAIN_POLL_MS = 20;
 
 export interface ApiConnectionOptions {
   readonly viewerId: string;
@@ -114,6 +127,10 @@ export class ApiConnection {
   /** R-FLOW-1: whole-frame bytes sent to this phone, and the phone's last `ack` of them. */
   #sentBytes = 0;
   #ackedBytes = 0;
+  /** R-FLOW-2: this phone's input bytes handled, the last `input-ack` sent, and the drain poll while waiting. */
+  #inputReceived = 0;
+  #inputAcked = 0;
+  #inputPoll: NodeJS.Timeout | undefined;
 
   constructor(options: ApiConnectionOptions) {
     this.#o = options;
@@ -149,6 +166,7 @@ export class ApiConnection {
     try {
       this.#handle(message);
     } catch (error) {
+      if (message.type === 'input') this.#inputTaken(message.session, message.data.length);
       const rid = 'rid' in message ? (message.rid as number) : null;
       if (error instanceof NotFoundError) {
         this.#error(rid, ErrorCode.UNKNOWN_SESSION, 'no such session');
@@ -156,6 +174,15 @@ export class ApiConnection {
       }
       if (error instanceof RangeError || error instanceof TypeError) {
         this.#error(rid, ErrorCode.BAD_REQUEST, error.message);
+        return;
+      }
+      // A limit reached or a name taken: the phone is told which, in the session layer's words.
+      if (error instanceof ConflictError) {
+        this.#error(
+          rid,
+          error instanceof LimitError ? ErrorCode.LIMIT_EXCEEDED : ErrorCode.CONFLICT,
+          error.message,
+        );
         return;
       }
       this.#o.log(`remote: ${message.type} failed: ${(error as Error).message}`);
@@ -168,6 +195,7 @@ export class ApiConnection {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#silence);
+    clearInterval(this.#inputPoll);
     for (const a of this.#attached.values()) a.attachment.detach();
     this.#attached.clear();
     for (const u of this.#unsubscribe) u();
@@ -180,6 +208,40 @@ export class ApiConnection {
   #close(code: CloseCode) {
     this.#o.close(code);
     this.dispose();
+  }
+
+  /**
+   * R-FLOW-2: `n` more bytes of this phone's input were handled (written to `session`'s terminal, or refused
+   * and dropped). They are acknowledged every INPUT_ACK_EVERY_BYTES, once the terminal has less than
+   * INPUT_WINDOW_BYTES waiting for its program; while it has more, a poll waits for the program to read, so the
+   * phone holds the rest of a paste back instead of the daemon queueing it.
+   */
+  #inputTaken(session: string, n: number) {
+    this.#inputReceived += n;
+    if (this.#inputPoll !== undefined || this.#inputReceived - this.#inputAcked < INPUT_ACK_EVERY_BYTES)
+      return;
+    const drained = () => {
+      try {
+        return this.#o.registry.get(session).pendingInputBytes() < INPUT_WINDOW_BYTES;
+      } catch {
+        return true; // gone: nothing waits for it
+      }
+    };
+    const ack = () => {
+      this.#inputAcked = this.#inputReceived;
+      this.#send({ type: 'input-ack', received: this.#inputReceived });
+    };
+    if (drained()) {
+      ack();
+      return;
+    }
+    this.#inputPoll = setInterval(() => {
+      if (this.#closed || !drained()) return;
+      clearInterval(this.#inputPoll);
+      this.#inputPoll = undefined;
+      ack();
+    }, INPUT_DRAIN_POLL_MS);
+    this.#inputPoll.unref();
   }
 
   /** Sends one message on this connection (the direct path's signalling goes this way too). */
@@ -297,12 +359,14 @@ export class ApiConnection {
         this.#attachedOr(m.session, null, (a) => a.attachment.resize(m.cols, m.rows));
         return;
       case 'input':
-        return this.#attachedOr(m.session, null, (a) => {
+        this.#attachedOr(m.session, null, (a) => {
           // Presence first: the keystroke comes from a viewer that is, by typing, present.
           if (m.kind === 'user') attention.activity?.(viewerId);
           a.attachment.input(m.data);
           if (m.kind === 'user') attention.acknowledge(m.session, viewerId, true);
         });
+        this.#inputTaken(m.session, m.data.length);
+        return;
       case 'presence':
         attention.presence(viewerId, { state: m.state, focused: m.focused, visible: m.visible });
         return;

@@ -8,7 +8,7 @@ import type { ScreenHostFactory } from '../screen/screen-host.js';
 import { defaultIntegrationDir } from '../shell-integration/index.js';
 import type { ActivityListener, Logger, OutputTap, SessionActivity } from './activity.js';
 import { Session, type SessionInfo } from './session.js';
-import { ConflictError, NotFoundError } from './session-errors.js';
+import { ConflictError, LimitError, NotFoundError } from './session-errors.js';
 import { newSessionId, SESSION_ID_PATTERN, sanitizeSessionName } from './session-id.js';
 
 /** Most sessions one daemon holds (running or exited). */
@@ -21,7 +21,7 @@ export const HIBERNATE_SWEEP_MS = 10_000;
 export const DEFAULT_COLS = 80;
 export const DEFAULT_ROWS = 24;
 
-export { ConflictError, NotFoundError } from './session-errors.js';
+export { ConflictError, LimitError, NotFoundError } from './session-errors.js';
 
 export interface CreateSessionOptions {
   readonly name?: string | undefined;
@@ -118,7 +118,9 @@ export class SessionRegistry {
 
   create(req: CreateSessionOptions): Session {
     if (this.sessions.size + this.restoredEntries.size >= MAX_SESSIONS) {
-      throw new ConflictError(`already ${MAX_SESSIONS} sessions; kill some with \`burrow kill\``);
+      throw new LimitError(
+        `already ${MAX_SESSIONS} sessions, Burrow's limit (MAX_SESSIONS); end one first (\`burrow kill\`, or Remove in Pocket)`,
+      );
     }
     if (req.command.length > MAX_COMMAND_ARGS)
       throw new RangeError(`command has over ${MAX_COMMAND_ARGS} arguments`);
