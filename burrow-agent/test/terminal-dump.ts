@@ -64,12 +64,15 @@ function dumpLines(term: Terminal, which: 'normal' | 'alternate', count: number)
       // A wide character in the last column, its right half past the margin: a reflow leaves one, no output
       // can make one; restore-string.ts writes a blank there.
       const hanging = w === 2 && x === term.cols - 1;
+      // On the alternate screen a space reads as a blank: restore-string.ts leaves one where the cursor sat
+      // past the last column over a blank (the one way to keep that wrap pending there), and the two look
+      // alike; only the normal screen's lines outlive the program, in a copy or the history.
       s +=
         orphan || hanging
           ? '·'
           : w === 0
             ? ''
-            : cell.getChars() === ''
+            : cell.getChars() === '' || (which === 'alternate' && cell.getChars() === ' ')
               ? '·'
               : w === 2
                 ? `${cell.getChars()}²`
@@ -92,13 +95,6 @@ function dumpBuffer(
   // DECRC puts a saved column past the last one back on the last (xterm.js restricts it).
   const saved = `${Math.min(buf.savedX, term.cols - 1)},${savedRow} ${penKey(term, penOf(buf.savedCurAttrData))} ${charsetFinal(term, buf.savedCharset)}`;
   const dumped = dumpLines(term, which, lines);
-  if (which === 'alternate' && buf.x >= term.cols) {
-    // The alternate screen's cursor past the last column over a blank: restore-string.ts can only leave the
-    // wrap pending by printing a space there (in the blank's pen), so a space in that one cell reads as blank.
-    const row = dumped.length - term.rows + buf.y;
-    const text = dumped[row];
-    if (text?.endsWith(' ')) dumped[row] = `${text.slice(0, -1)}·`;
-  }
   return { lines: dumped, region: [buf.scrollTop, buf.scrollBottom], tabs, saved };
 }
 
