@@ -92,7 +92,7 @@ export function parseSettingValue(raw: string): boolean | number {
 const rangeText = (k: keyof typeof ALERT_SETTINGS_RANGES) =>
   `${ALERT_SETTINGS_RANGES[k].min}…${ALERT_SETTINGS_RANGES[k].max} ms`;
 
-function settingsText(s: AlertSettings): string {
+function settingsText(s: AlertSettings | Record<string, unknown>): string {
   return Object.entries(s)
     .map(([k, v]) => `${k} = ${String(v)}`)
     .join('\n');
@@ -207,11 +207,12 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
   },
   {
     name: 'settings',
-    summary: 'show or change alarm settings',
+    summary: 'show or change alarm and recovery settings',
     usage: 'burrow settings [get [KEY]] [--json] | burrow settings set KEY VALUE',
     details:
       `Keys: inactivityTimeoutMs (${rangeText('inactivityTimeoutMs')}), deferAlertsUntilQuiet, pushEnabled,\n` +
-      `pushDelayMs (${rangeText('pushDelayMs')}). A value outside its range is refused, with the range.`,
+      `pushDelayMs (${rangeText('pushDelayMs')}), resumeAgentsAtStart (resume every resumable coding-agent\n` +
+      'session when the daemon starts; see `burrow resume`). A value outside its range is refused, with the range.',
     options: { ...json },
     positionals: [0, 3],
     async run(inv) {

@@ -69,6 +69,11 @@ export interface SessionSpawnOptions {
   readonly integrationDir: string | null;
   /** Where the screen model runs; the screen worker by default. */
   readonly screen?: ScreenHostFactory;
+  /**
+   * A line Burrow itself writes into the terminal before the program's first output (a resumed agent says
+   * which conversation it resumed: src/recovery/). Plain text; the session ends it with CR LF.
+   */
+  readonly banner?: string;
 }
 
 export interface SessionInfo {
@@ -88,6 +93,8 @@ export interface SessionInfo {
   readonly lastOutputAt: number | null;
   /** Set on an entry restored after a daemon restart: its PTY died with the previous daemon. */
   readonly diedWithDaemon?: boolean;
+  /** On such an entry: the coding-agent conversation `burrow resume` would start again (src/recovery/). */
+  readonly resumable?: { readonly agent: string; readonly conversation: string };
 }
 
 /**
@@ -190,6 +197,8 @@ export class Session {
       rows: opts.rows,
       at: this.createdAt,
     });
+    // The PTY's first read comes on a later turn of the event loop: this line is the session's first output.
+    if (opts.banner !== undefined) this.onOutput(Buffer.from(`${opts.banner.replace(/[\r\n]+/g, ' ')}\r\n`));
   }
 
   get name(): string {
