@@ -96,9 +96,34 @@ describe('describeSession and pushReasonOf', () => {
     expect(describeSession(info, null)).toEqual({
       state: 'exited',
       argv: ['/bin/sh', '-c', 'make'],
+      resumable: false,
+      recovery: null,
       status: null,
       command: '/bin/sh -c make',
     });
+  });
+  it("shows a resumable session's agent and conversation, never the environment it would run with", () => {
+    const record = {
+      agent: 'claude' as const,
+      conversation: '7729da4a-f847-4916-a62c-20aca223ae86',
+      transcript: '/home/u/.claude/projects/-w/7729da4a-f847-4916-a62c-20aca223ae86.jsonl',
+      program: '/usr/bin/claude',
+      args: ['--model', 'opus'],
+      env: { ANTHROPIC_API_KEY: 'sk-secret' },
+      cwd: '/w',
+      capturedAt: 1,
+    };
+    const restored = {
+      ...info,
+      diedWithDaemon: true,
+      resumable: { agent: 'claude', conversation: record.conversation },
+    };
+    const row = describeSession(restored, null, record);
+    expect(row).toMatchObject({
+      resumable: true,
+      recovery: { agent: 'claude', conversation: record.conversation },
+    });
+    expect(JSON.stringify(row)).not.toContain('sk-secret');
   });
   it('picks the fixed push body by what rang', () => {
     expect(pushReasonOf({ exited: true, notification: null, watchKey: 'claude' })).toBe('exit');

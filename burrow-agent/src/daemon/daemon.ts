@@ -137,6 +137,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       watchRules: () => attention.watchRules(),
       setWatchRules: (rules) => replaceWatchRules(attention, rules),
     },
+    resume: (ref) => agents.resume(ref),
   });
   const service = remote;
   const storage = startStorageWatch({ stateDir: opts.stateDir, now, log: opts.log });

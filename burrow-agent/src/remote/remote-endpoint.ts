@@ -32,6 +32,7 @@ import {
 import type { DeviceRecord, DeviceRegistry } from '../devices/device-registry.js';
 import type { PairingOffer, PairingOffers } from '../pairing/pairing-offer.js';
 import type { SessionRegistry } from '../session/session-registry.js';
+import type { ResumePort } from './api-connection.js';
 import { ApiConnection } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import { respondToMessage1 } from './handshake-responder.js';
@@ -91,6 +92,8 @@ export interface RemoteEndpointOptions {
   readonly settings?: RemoteSettingsPort;
   /** R-B-BUILD-1: the Pocket build this Burrow vouches for (null: none). */
   readonly pocketBuild?: readonly BuildFile[] | null;
+  /** R-C-RESUME-1: agent recovery's resume; absent: `resume` is answered unknown_message. */
+  readonly resume?: ResumePort;
 }
 
 type Conn =
@@ -338,6 +341,7 @@ export class RemoteEndpoint {
       },
       deliveryId: c.device.deliveryId,
       ...(this.#o.settings !== undefined ? { settings: this.#o.settings } : {}),
+      ...(this.#o.resume !== undefined ? { resume: this.#o.resume } : {}),
       pocketBuild: this.#o.pocketBuild ?? null,
     });
     this.#conns.set(connId, { state: 'live', channel: c.channel, api, deviceId: c.device.deviceId });

@@ -58,10 +58,17 @@ export {
   sortBuildFiles,
 } from './pocket-build.js';
 export { type MessageCipher, SecureChannel } from './secure-channel.js';
-export type { Notification, NotificationSource, SessionEntry, SessionStatus } from './session-entry.js';
+export type {
+  Notification,
+  NotificationSource,
+  Resumable,
+  SessionEntry,
+  SessionStatus,
+} from './session-entry.js';
 export {
   NOTIFICATION_SOURCES,
   notificationSchema,
+  resumableSchema,
   SESSION_STATUSES,
   sessionEntrySchema,
 } from './session-entry.js';
