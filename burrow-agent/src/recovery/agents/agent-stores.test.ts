@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { commandWatchKey } from '../../attention/watch-key.js';
+import { DEFAULT_WATCHED_COMMANDS } from '../../attention/watch-rules.js';
 import type { ProcessFacts } from '../proc.js';
-import type { RecoverableAgent, RecoveryRecord } from '../recovery-record.js';
+import { RECOVERABLE_AGENTS, type RecoverableAgent, type RecoveryRecord } from '../recovery-record.js';
 import type { AgentProcess, AgentSpec, CaptureContext } from './agent-spec.js';
 import { agentOf, agentSpecs, programOf } from './index.js';
 import { OpencodeLogs, opencodeSpec, readLogLine } from './opencode.js';
@@ -273,6 +275,15 @@ describe('which of its arguments a resume keeps', () => {
 });
 
 describe('telling an agent process by its program', () => {
+  it('the recoverable agents are watched by default, under the same names (watch-rules.ts)', () => {
+    for (const spec of Object.values(agentSpecs())) {
+      expect(RECOVERABLE_AGENTS).toContain(spec.agent);
+      for (const name of spec.programNames) {
+        expect(DEFAULT_WATCHED_COMMANDS).toContain(name);
+        expect(commandWatchKey(`/usr/local/bin/${name} --flag`)).toBe(name);
+      }
+    }
+  });
   const specs = agentSpecs();
   it('a binary, an npm launcher run by node, an interpreter with options', () => {
     expect(agentOf(['/usr/local/bin/claude', '--model', 'x'], specs)?.spec.agent).toBe('claude');
