@@ -1,0 +1,144 @@
+/**
+ * Agent recovery from the phone (issue 27, R-DIR-7 / R-C-RESUME-1) and the CLI, through a real daemon, a real
+ * relay under `wrangler dev` and Pocket's own core: a session runs a stand-in `claude` (a real program with
+ * Claude Code 2.1.197's store layout; the real CLIs are in tests/agents/agents-recovery.test.ts) started as
+ * `env CLAUDE_CONFIG_DIR=… claude --model opus`; the daemon restarts; the phone's list shows the session
+ * resumable with its conversation; a Resume whose conversation, program or directory is gone is refused with the
+ * reason — on the phone and by `burrow resume` — and changes nothing; once all is back, Resume starts the agent on
+ * its conversation under the same id, and the phone sees it running, Burrow's line first.
+ */
+import { chmodSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClaudeHome, writeClaudeStore } from '../../burrow-agent/test/fake-claude.js';
+import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
+import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
+import { phoneConnection } from '../helpers/phone-connection.js';
+
+const ID = '8d1c7b2e-4a5f-4e60-9b3c-2f1a0e9d8c77';
+const cleanups: (() => void)[] = [];
+let relay: RelayHandle;
+let daemon: BurrowDaemon;
+
+beforeAll(async () => {
+  relay = await startRelay();
+}, 120_000);
+
+afterAll(async () => {
+  await daemon?.stop();
+  await relay?.stop();
+  for (const c of cleanups.splice(0).reverse()) c();
+});
+
+interface Row {
+  readonly id: string;
+  readonly pid: number;
+  readonly state: string;
+  readonly resumable: boolean;
+  readonly recovery: { agent: string; conversation: string } | null;
+}
+
+async function row(name: string): Promise<Row | undefined> {
+  return (await daemon.json<(Row & { name: string })[]>('ls', '--json')).find((r) => r.name === name);
+}
+
+describe('Resume on the phone', () => {
+  it('lists the agent session resumable after a restart; refuses with the reason what cannot be resumed; resumes it', async () => {
+    const h = fakeClaudeHome(cleanups);
+    const env = { HOME: h.root, PATH: `${h.bin}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+    daemon = await BurrowDaemon.start({ env });
+    await daemon.enroll(relay.url);
+    const phone = await daemon.pairPhone('phone');
+    const created = await daemon.cli(
+      'new',
+      '--name',
+      'agent',
+      '--cwd',
+      h.work,
+      '--',
+      'env',
+      `CLAUDE_CONFIG_DIR=${h.config}`,
+      'claude',
+      '--model',
+      'opus',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const id = created.stdout.trim();
+    let pid = 0;
+    await until(async () => {
+      pid = (await row('agent'))?.pid ?? 0;
+      return pid > 0 && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('claude');
+    }, 'the stand-in agent');
+    // What Claude Code writes once the person has said something.
+    const transcript = writeClaudeStore(h.config, pid, h.work, ID);
+    await until(async () => (await row('agent'))?.recovery?.conversation === ID, 'the capture', 20_000);
+
+    await daemon.stop();
+    daemon = await BurrowDaemon.start({ env, stateDir: daemon.stateDir });
+    await until(
+      async () =>
+        (await daemon.json<{ relay: { state: string } }>('status', '--json')).relay.state === 'connected',
+      'the relay link after the restart',
+    );
+
+    const conn = phoneConnection(phone);
+    conn.start();
+    try {
+      await until(() => conn.status.kind === 'connected' && conn.sessions.has(id), 'the phone to list it');
+      expect(conn.sessions.get(id)).toMatchObject({
+        name: 'agent',
+        exited: true,
+        exitCode: null,
+        resumable: { agent: 'claude', conversation: ID },
+      });
+      const unchanged = () =>
+        expect(conn.sessions.get(id)).toMatchObject({ exited: true, resumable: { conversation: ID } });
+
+      // The conversation is gone.
+      renameSync(transcript, `${transcript}.away`);
+      await expect(conn.resume(id)).rejects.toThrow(new RegExp(`Claude Code's conversation ${ID} is gone`));
+      const cli = await daemon.cli('resume', 'agent');
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toMatch(/cannot resume: Claude Code's conversation .* is gone .*burrow kill agent/);
+      unchanged();
+      renameSync(`${transcript}.away`, transcript);
+      // The agent is no longer installed (not executable).
+      chmodSync(h.claude, 0o644);
+      await expect(conn.resume(id)).rejects.toThrow(/Claude Code is no longer installed at .*\/bin\/claude/);
+      unchanged();
+      chmodSync(h.claude, 0o755);
+      // The directory is gone.
+      renameSync(h.work, `${h.work}.away`);
+      await expect(conn.resume(id)).rejects.toThrow(/the directory .*work no longer exists/);
+      expect((await daemon.cli('resume', 'agent')).stderr).toMatch(/no longer exists/);
+      unchanged();
+      renameSync(`${h.work}.away`, h.work);
+      expect((await row('agent'))?.resumable).toBe(true);
+
+      // All back: Resume.
+      expect(await conn.resume(id)).toBe(id);
+      await until(() => conn.sessions.get(id)?.exited === false, 'the phone to see it running');
+      expect(conn.sessions.get(id)?.resumable ?? null).toBeNull();
+      let text = '';
+      conn.attach(
+        id,
+        { cols: 80, rows: 24 },
+        {
+          onSnapshot: (s) => {
+            text += s.data;
+          },
+          onOutput: (d) => {
+            text += new TextDecoder().decode(d);
+          },
+        },
+      );
+      await until(() => text.includes(`claude --model opus --resume ${ID}`), 'the agent on its conversation');
+      expect(text).toContain(`burrow: resuming Claude Code conversation ${ID}`);
+      // Resuming what runs is a conflict, not a second agent.
+      await expect(conn.resume(id)).rejects.toThrow(/is running/);
+      expect(await row('agent')).toMatchObject({ state: 'running', recovery: { conversation: ID } });
+    } finally {
+      conn.stop();
+    }
+    rmSync(transcript, { force: true });
+  }, 180_000);
+});
