@@ -134,10 +134,21 @@ describe('Codex 0.171.0: the rollout the process holds open', () => {
       ).toBeNull();
     }
   });
-  it('gives nothing when no rollout is open, and refuses a rollout whose header names another thread', () => {
-    const { ctx, home } = load('codex');
+  it('with the background app-server holding the rollouts (not the TUI), each finds its own thread by time', () => {
+    const { fixture, ctx } = load('codex');
+    for (const pid of [9456, 9661]) {
+      expect(spec.capture({ ...ctx(pid), openFiles: () => [] })?.conversation).toBe(
+        fixture.conversations[pid],
+      );
+    }
+    // Started after both threads: neither is this TUI's.
+    const c = ctx(9661);
+    const later = { ...c.agent, pid: 99999, startedAt: Date.now() };
+    expect(spec.capture({ ...c, agent: later, openFiles: () => [], peers: () => [later] })).toBeNull();
+  });
+  it('refuses a rollout whose header names another thread', () => {
+    const { ctx } = load('codex');
     const c = ctx(9456);
-    expect(spec.capture({ ...c, openFiles: () => [] })).toBeNull();
     const [path] = c.openFiles().filter((p) => p.endsWith('.jsonl'));
     const lines = readFileSync(path!, 'utf8').split('\n');
     writeFileSync(
@@ -145,7 +156,6 @@ describe('Codex 0.171.0: the rollout the process holds open', () => {
       [lines[0]!.replaceAll('01a23c5d-50a9', '01a23c5d-ffff'), ...lines.slice(1)].join('\n'),
     );
     expect(spec.capture(c)).toBeNull();
-    expect(home).toBeTruthy();
   });
   it('says the conversation is gone once its rollout is', async () => {
     const { ctx, env } = load('codex');
