@@ -66,11 +66,13 @@ describe('the bundles', () => {
     const r = await bundleAgent(dir);
     expect(r.files).toEqual(['dist/cli/main.js', 'dist/screen/screen-worker.js']);
     expect([...r.imports].sort()).toEqual([
+      '@decimalturn/toml-patch',
       '@noble/ciphers',
       '@noble/curves',
       '@noble/hashes',
-      '@xterm/addon-serialize',
+      '@xterm/addon-unicode11',
       '@xterm/headless',
+      'jsonc-parser',
       'qrcode',
       'semver',
       'valibot',

@@ -26,6 +26,14 @@ let phone: Phone;
 const h = fakeClaudeHome(cleanups);
 const env = { HOME: h.root, PATH: `${h.bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, PS1: '$ ' };
 
+/** `text` as the terminal's rows show it: spaces may be non-breaking, a long line wraps anywhere. */
+const loose = (text: string) =>
+  new RegExp(
+    text
+      .split(/\s+/)
+      .map((w) => [...w].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*'))
+      .join('[\\s\\u00a0]*'),
+  );
 const section = () => phone.getByRole('region', { name: hostname() });
 const row = () =>
   section()
@@ -102,8 +110,8 @@ describe('Resume on the phone', () => {
 
     await row().getByRole('button', { name: 'Resume Claude Code' }).tap();
     await waitForPaintedTerminal(phone);
-    await waitForTerminal(phone, new RegExp(`burrow: resuming Claude Code conversation ${ID}`));
-    await waitForTerminal(phone, new RegExp(`claude --resume ${ID}`));
+    await waitForTerminal(phone, loose(`burrow: resuming Claude Code conversation ${ID}`));
+    await waitForTerminal(phone, loose(`claude --resume ${ID}`));
     expect(await phone.getByRole('heading', { name: 'agent' }).count()).toBe(1);
     await phone.screenshot('recovery-resumed');
   });

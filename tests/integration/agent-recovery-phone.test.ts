@@ -131,8 +131,10 @@ describe('Resume on the phone', () => {
           },
         },
       );
-      await until(() => text.includes(`claude --model opus --resume ${ID}`), 'the agent on its conversation');
-      expect(text).toContain(`burrow: resuming Claude Code conversation ${ID}`);
+      // The screen as text, escapes and line breaks out (a snapshot positions rows; an 80-column row wraps).
+      const flat = () => text.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Z]|[\r\n\s]/g, '');
+      await until(() => flat().includes(`claude--modelopus--resume${ID}`), 'the agent on its conversation');
+      expect(flat()).toContain(`burrow:resumingClaudeCodeconversation${ID}`);
       // Resuming what runs is a conflict, not a second agent.
       await expect(conn.resume(id)).rejects.toThrow(/is running/);
       expect(await row('agent')).toMatchObject({ state: 'running', recovery: { conversation: ID } });

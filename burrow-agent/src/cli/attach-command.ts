@@ -5,6 +5,7 @@
  * is byte-exact: a terminal that cannot keep up slows the program instead of losing bytes.
  */
 
+import { signalName } from '../attention-host/attention-host.js';
 import { AttachInputFilter, DEFAULT_DETACH_KEY, type DetachKey } from './attach-input.js';
 import { connectDaemon } from './daemon-connection.js';
 import { ExitCode } from './exit-codes.js';
@@ -103,10 +104,12 @@ export async function runAttach(
           },
           event: (e) => {
             if (e.event === 'exit') {
+              const signal =
+                typeof e.signal === 'number' ? (signalName(e.signal) ?? `signal ${e.signal}`) : null;
               const exitNote =
-                e.exitCode !== null
-                  ? `exited with code ${e.exitCode}`
-                  : `killed by signal ${printable(String(e.signal ?? '?'), 16)}`;
+                signal !== null
+                  ? `killed by ${printable(signal, 16)}${e.exitCode !== null ? ` (exit ${e.exitCode})` : ''}`
+                  : `exited with code ${e.exitCode ?? '?'}`;
               finish(
                 ExitCode.Ok,
                 `[${sessionName} ${exitNote}; it stays listed until \`burrow kill ${printable(ref, 64)}\`]`,

@@ -126,6 +126,8 @@ export function describeSession(
     awaited: view.awaited,
     watchKey: view.watchKey,
     command: view.command,
+    /** Some present viewer looks at it: completions are held, and a program that asked hears focus-in. */
+    engaged: view.engaged,
   };
 }
 

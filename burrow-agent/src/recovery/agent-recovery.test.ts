@@ -55,19 +55,21 @@ function daemon(stateDir: string, env: Record<string, string>) {
   return { registry, roster, recovery: agents, stop };
 }
 
-/** What a viewer attached to a session sees, as text. */
+/** The session's output from its first byte on, as text. */
 function watch(registry: SessionRegistry, id: string) {
   let text = '';
-  registry.get(id).attach({
-    id: `t-${Math.random()}`,
-    kind: 'local',
-    backlog: () => 0,
-    deliver: (e: ViewerEvent) => {
-      if (e.type === 'output') text += Buffer.from(e.data).toString();
-      if (e.type === 'snapshot') text += e.snapshot.data;
+  registry.get(id).attach(
+    {
+      id: `t-${Math.random()}`,
+      kind: 'local',
+      backlog: () => 0,
+      deliver: (e: ViewerEvent) => {
+        if (e.type === 'output') text += Buffer.from(e.data).toString();
+      },
+      close: () => {},
     },
-    close: () => {},
-  });
+    { resumeFrom: 0 },
+  );
   return () => text;
 }
 

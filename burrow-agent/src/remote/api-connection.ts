@@ -282,6 +282,8 @@ export class ApiConnection {
         return;
       case 'input':
         return this.#attachedOr(m.session, null, (a) => {
+          // Presence first: the keystroke comes from a viewer that is, by typing, present.
+          if (m.kind === 'user') attention.activity?.(viewerId);
           a.attachment.input(m.data);
           if (m.kind === 'user') attention.acknowledge(m.session, viewerId, true);
         });

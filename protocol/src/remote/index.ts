@@ -57,6 +57,7 @@ export {
   type PocketBuildManifest,
   sortBuildFiles,
 } from './pocket-build.js';
+export { SCREEN_UNICODE_VERSION } from './screen-widths.js';
 export { type MessageCipher, SecureChannel } from './secure-channel.js';
 export type {
   Notification,
