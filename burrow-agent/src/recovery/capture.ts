@@ -34,7 +34,19 @@ export interface CaptureResult {
 
 export const NO_AGENT: CaptureResult = { process: null, record: null, problem: null };
 
-/** Per capture pass: the machine's processes of each agent, read once (a /proc scan) and only if needed. */
+/**
+ * The running instances of one agent among `processes`: its processes that are an interactive session (not
+ * `codex app-server`, not `claude mcp …`), each counted once — its topmost process (Gemini CLI relaunches
+ * itself as a child; Codex's npm launcher runs the native binary as one).
+ */
+export function agentInstances<P extends ProcessFacts>(processes: readonly P[], spec: AgentSpec): P[] {
+  const one = { [spec.agent]: spec } as unknown as Readonly<Record<RecoverableAgent, AgentSpec>>;
+  const mine = processes.filter((p) => agentOf(p.argv, one) !== null);
+  const pids = new Set(mine.map((p) => p.pid));
+  return mine.filter((p) => !pids.has(p.ppid) && spec.carriedArgs(agentOf(p.argv, one)!.args) !== null);
+}
+
+/** Per capture pass: the machine's instances of each agent, read once (a /proc scan) and only if needed. */
 export class PeerCache {
   readonly #byAgent = new Map<RecoverableAgent, AgentProcess[]>();
   constructor(
@@ -46,13 +58,10 @@ export class PeerCache {
     const known = this.#byAgent.get(agent);
     if (known !== undefined) return known;
     const spec = this.specs[agent];
-    const all = this.proc.scan((argv) => agentOf(argv, { [agent]: spec } as never) !== null);
-    const pids = new Set(all.map((p) => p.pid));
-    // One agent instance is its topmost process: Gemini relaunches itself as a child, Codex's launcher runs
-    // the native binary — those children are the same instance as their parent.
+    const one = { [agent]: spec } as unknown as Readonly<Record<RecoverableAgent, AgentSpec>>;
+    const all = this.proc.scan((argv) => agentOf(argv, one) !== null);
     const out: AgentProcess[] = [];
-    for (const p of all) {
-      if (pids.has(p.ppid)) continue;
+    for (const p of agentInstances(all, spec)) {
       const env = this.proc.environ(p.pid);
       if (env !== null) out.push({ ...p, env });
     }

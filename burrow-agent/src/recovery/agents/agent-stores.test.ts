@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandWatchKey } from '../../attention/watch-key.js';
 import { DEFAULT_WATCHED_COMMANDS } from '../../attention/watch-rules.js';
+import { agentInstances } from '../capture.js';
 import type { ProcessFacts } from '../proc.js';
 import { RECOVERABLE_AGENTS, type RecoverableAgent, type RecoveryRecord } from '../recovery-record.js';
 import type { AgentProcess, AgentSpec, CaptureContext } from './agent-spec.js';
@@ -145,6 +146,15 @@ describe('Codex 0.171.0: the rollout the process holds open', () => {
     const c = ctx(9661);
     const later = { ...c.agent, pid: 99999, startedAt: Date.now() };
     expect(spec.capture({ ...c, agent: later, openFiles: () => [], peers: () => [later] })).toBeNull();
+  });
+  it("Codex's default mode (the background app-server holds every rollout): each TUI its own thread, by time", () => {
+    const { fixture, ctx, procs } = load('codex-daemon');
+    // The app-server (`codex app-server`, started by the first TUI) is not a TUI, even where it keeps the TUI's
+    // directory.
+    const inWork = procs.map((p) => (p.pid === 6611 ? { ...p, cwd: fixture.workDir } : p));
+    expect(agentInstances(inWork, spec).map((p) => p.pid)).toEqual([6574, 6758]);
+    for (const pid of [6574, 6758])
+      expect(spec.capture(ctx(pid))?.conversation).toBe(fixture.conversations[pid]);
   });
   it('refuses a rollout whose header names another thread', () => {
     const { ctx } = load('codex');

@@ -89,7 +89,7 @@ export function codexHome(env: Readonly<Record<string, string>>): string | null 
 interface Rollout {
   readonly id: string;
   readonly path: string;
-  /** `session_meta.payload.source`: "cli" for a person's conversation; sub-agents carry an object. */
+  /** A person's conversation (`session_meta.payload.thread_source` "user"), not a sub-agent's. */
   readonly fromPerson: boolean;
   /** `session_meta.payload.cwd` and `.timestamp` (ms), when the header could be read. */
   readonly cwd: string | null;
@@ -108,12 +108,14 @@ export function readRollout(path: string): Rollout | null {
     meta?.type === 'session_meta' ? (meta.payload as Record<string, unknown> | undefined) : undefined;
   // A header still being written is read next time; the file name alone already names the thread.
   if (payload !== undefined && str(payload.id) !== null && payload.id !== m[1]) return null;
-  const source = payload?.source;
+  // `thread_source: "user"` in 0.171 for a person's conversation, run in the TUI (`source: "cli"`) or through
+  // the background app-server (`source: "vscode"`); a sub-agent's thread says otherwise.
+  const thread = payload?.thread_source;
   const started = Date.parse(str(payload?.timestamp) ?? '');
   return {
     id: m[1]!,
     path,
-    fromPerson: source === undefined || source === 'cli',
+    fromPerson: (thread === undefined || thread === 'user') && typeof payload?.source !== 'object',
     cwd: str(payload?.cwd),
     startedAt: Number.isFinite(started) ? started : null,
     spoken: lines.some(
