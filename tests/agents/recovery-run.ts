@@ -25,6 +25,8 @@ import { LAUNCHERS, writeLaunchFiles } from './launch/index.js';
 
 export const START_TIMEOUT_MS = 90_000;
 export const STEP_TIMEOUT_MS = 60_000;
+/** After a resumed agent shows the earlier conversation, before typing into it. */
+const RESUME_SETTLE_MS = 3_000;
 /** The fake model's thinking time per answer. */
 const MODEL_LATENCY_MS = 300;
 const FIRST = 'first message';
@@ -154,8 +156,14 @@ export async function runRecovery(agent: AgentName): Promise<RecoveryReport> {
     first.close();
     viewers.length = 0;
 
-    // The daemon goes (an upgrade, a reboot): the agent dies with it.
+    // The daemon goes (an upgrade, a reboot): the agent dies with it (its helpers a moment later: the hang-up
+    // of its terminal reaches them when the PTY closes).
     await daemon.stop();
+    await until(
+      () => (processesWithHome(home).length === 0 ? true : undefined),
+      'the agent to end',
+      5_000,
+    ).catch(() => undefined);
     const leftAfterStop = sweep(home);
     daemon = await BurrowDaemon.start({ env: daemonEnv, stateDir });
     const afterRestart = (await daemon.json<ListedRow[]>('ls', '--json')).find((r) => r.name === agent);
@@ -166,13 +174,15 @@ export async function runRecovery(agent: AgentName): Promise<RecoveryReport> {
     if (resumed.code !== 0) throw new Error(`burrow resume exited ${resumed.code}: ${resumed.stderr}`);
     const second = await BurrowViewer.attach(daemon.env, agent, { fromStart: true });
     viewers.push(second);
+    // A resumed agent shows the earlier conversation (its empty-prompt placeholder is gone: opencode, Codex).
     await second.waitForScreen(
-      launch.readyScreen,
-      `${agent}'s input prompt after the resume`,
+      /Reply 1: first message/,
+      `${agent} to show the earlier conversation`,
       START_TIMEOUT_MS,
     );
     const resumeReadyMs = Date.now() - t1;
-    await delay(1_000);
+    // Keys typed while it still loads are lost (Codex) or land before its input box exists (opencode).
+    await delay(RESUME_SETTLE_MS);
     const before = api.requests.length;
     await second.typeLine(SECOND);
     const request = await until<RecordedRequest>(
@@ -182,7 +192,12 @@ export async function runRecovery(agent: AgentName): Promise<RecoveryReport> {
           .find((r) => r.mainLoop === true && userTexts(r.conversation!).includes(SECOND)),
       `${agent}'s request for the second message`,
       STEP_TIMEOUT_MS,
-    );
+    ).catch((err: Error) => {
+      const seen = api.requests.slice(before).map((r) => `${r.method} ${r.path} main=${r.mainLoop}`);
+      throw new Error(
+        `${err.message}; requests since: ${seen.join(', ') || 'none'}; screen:\n${second.screen()}`,
+      );
+    });
     await second.waitForScreen(/Reply \d+: second message/, `${agent}'s second answer`, STEP_TIMEOUT_MS);
     const secondAnswerMs = Date.now() - t1;
     const resumedTurns = request

@@ -7,6 +7,14 @@
  * the budget is spent; what did not fit is named so the caller can say so.
  */
 import {
+  BASH_LOGIN_ENV,
+  FISH_DATA_DIR_ENV,
+  FISH_XDG_UNSET_ENV,
+  NONCE_ENV,
+  OPT_OUT_ENV,
+  ZSH_USER_ZDOTDIR_ENV,
+} from '../shell-integration/env-names.js';
+import {
   MAX_RECOVERY_ENV_CHARS,
   MAX_RECOVERY_ENV_VALUE_CHARS,
   MAX_RECOVERY_ENV_VARS,
@@ -43,6 +51,16 @@ const SHELL_NOISE = new Set([
   'COMP_WORDBREAKS',
 ]);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** What Burrow itself sets in a session: a new session gets its own. */
+const BURROW_OWN = new Set([
+  'BURROW_SESSION',
+  NONCE_ENV,
+  OPT_OUT_ENV,
+  BASH_LOGIN_ENV,
+  ZSH_USER_ZDOTDIR_ENV,
+  FISH_DATA_DIR_ENV,
+  FISH_XDG_UNSET_ENV,
+]);
 
 /** Names agents (and the programs they run) read to find their config, store and API: kept first. */
 const FIRST =
@@ -62,7 +80,7 @@ export function envDelta(
     (k) =>
       ENV_NAME.test(k) &&
       !SHELL_NOISE.has(k) &&
-      !k.startsWith('BURROW_') &&
+      !BURROW_OWN.has(k) &&
       !agentEnv[k]!.includes('\0') &&
       agentEnv[k] !== baseEnv[k],
   );
