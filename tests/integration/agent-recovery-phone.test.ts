@@ -42,7 +42,7 @@ async function row(name: string): Promise<Row | undefined> {
 }
 
 describe('Resume on the phone', () => {
-  it('lists the agent session resumable after a restart; refuses with the reason what cannot be resumed; resumes it', async () => {
+  it('lists the agent session resumable after a restart; refuses with the reason what cannot be resumed; resumes it; resumeAgentsAtStart', async () => {
     const h = fakeClaudeHome(cleanups);
     const env = { HOME: h.root, PATH: `${h.bin}:${process.env.PATH ?? '/usr/bin:/bin'}` };
     daemon = await BurrowDaemon.start({ env });
@@ -141,6 +141,15 @@ describe('Resume on the phone', () => {
     } finally {
       conn.stop();
     }
+
+    // resumeAgentsAtStart: the next daemon resumes it by itself.
+    expect((await daemon.cli('settings', 'set', 'resumeAgentsAtStart', 'true')).code).toBe(0);
+    expect((await daemon.cli('settings', 'get', 'resumeAgentsAtStart')).stdout.trim()).toBe('true');
+    await daemon.stop();
+    daemon = await BurrowDaemon.start({ env, stateDir: daemon.stateDir });
+    await until(async () => (await row('agent'))?.state === 'running', 'the daemon to resume it at start');
+    expect(await row('agent')).toMatchObject({ id, recovery: { agent: 'claude', conversation: ID } });
+    expect(daemon.log).toMatch(/1 coding-agent session\(s\) resumed \(resumeAgentsAtStart\)/);
     rmSync(transcript, { force: true });
   }, 180_000);
 });
