@@ -58,3 +58,13 @@ export function writeClaudeStore(config: string, pid: number, cwd: string, id: s
   );
   return transcript;
 }
+
+/** Whether `pid` is the stand-in itself by now (node running bin/claude), past the `env` exec's of its start. */
+export function isFakeClaude(pid: number): boolean {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return /(^|\/)node$/.test(argv[0] ?? '') && (argv[1] ?? '').endsWith('/bin/claude');
+  } catch {
+    return false;
+  }
+}

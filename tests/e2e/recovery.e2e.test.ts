@@ -9,7 +9,7 @@
 import { readFileSync, renameSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClaudeHome, writeClaudeStore } from '../../burrow-agent/test/fake-claude.js';
+import { fakeClaudeHome, isFakeClaude, writeClaudeStore } from '../../burrow-agent/test/fake-claude.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
 import { stopAll } from '../helpers/stop-all.js';
@@ -83,7 +83,7 @@ describe('Resume on the phone', () => {
     await until(async () => {
       const rows = await daemon.json<{ name: string; pid: number }[]>('ls', '--json');
       pid = rows.find((r) => r.name === 'agent')?.pid ?? 0;
-      return pid > 0 && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('claude');
+      return pid > 0 && isFakeClaude(pid);
     }, 'the stand-in agent');
     const transcript = writeClaudeStore(h.config, pid, h.work, ID);
     await until(async () => {

@@ -9,7 +9,7 @@
  */
 import { chmodSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClaudeHome, writeClaudeStore } from '../../burrow-agent/test/fake-claude.js';
+import { fakeClaudeHome, isFakeClaude, writeClaudeStore } from '../../burrow-agent/test/fake-claude.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { BurrowDaemon, until } from '../helpers/burrow-daemon.js';
 import { phoneConnection } from '../helpers/phone-connection.js';
@@ -66,7 +66,7 @@ describe('Resume on the phone', () => {
     let pid = 0;
     await until(async () => {
       pid = (await row('agent'))?.pid ?? 0;
-      return pid > 0 && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('claude');
+      return pid > 0 && isFakeClaude(pid);
     }, 'the stand-in agent');
     // What Claude Code writes once the person has said something.
     const transcript = writeClaudeStore(h.config, pid, h.work, ID);

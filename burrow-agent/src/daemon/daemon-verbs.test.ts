@@ -44,7 +44,12 @@ function fixture() {
   const recovery: RecoveryVerbsHost = {
     resume: async (ref) => {
       log.push(`resume ${ref}`);
-      return { id: 'abcdefgh', name: 'agent', command: ['claude'], status: 'running' } as unknown as SessionInfo;
+      return {
+        id: 'abcdefgh',
+        name: 'agent',
+        command: ['claude'],
+        status: 'running',
+      } as unknown as SessionInfo;
     },
     recordOf: () => null,
     settings: {

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeClaudeHome, writeClaudeStore } from '../../test/fake-claude.js';
+import { fakeClaudeHome, isFakeClaude, writeClaudeStore } from '../../test/fake-claude.js';
 import { ROSTER_FILE_NAME, SessionRoster } from '../daemon/session-roster.js';
 import { ConflictError, NotFoundError } from '../session/session-errors.js';
 import { SessionRegistry } from '../session/session-registry.js';
@@ -82,7 +82,7 @@ async function runningAgent() {
   const first = daemon(stateDir, env);
   const s = first.registry.create({ name: 'agent', cwd: h.work, command: [h.claude, '--model', 'opus'] });
   // The stand-in is a `#!/usr/bin/env node` script: wait until env has exec'd node on it.
-  await until(() => readFileSync(`/proc/${s.info().pid}/cmdline`, 'utf8').includes('claude'), 'the stand-in');
+  await until(() => isFakeClaude(s.info().pid), 'the stand-in');
   const transcript = writeClaudeStore(h.config, s.info().pid, h.work, ID);
   first.recovery.captureAll();
   return { h, env, stateDir, first, id: s.id, transcript };

@@ -15,7 +15,7 @@ import { type ProcReader, procReader } from './proc.js';
 import type { RecoverableAgent, RecoveryRecord } from './recovery-record.js';
 import { prepareResume, RecoveryError } from './resume.js';
 
-/** How often running sessions are looked at. Cheap when none runs an agent (one stat read per session). */
+/** How often running sessions are looked at. Cheap at a shell prompt (a few small /proc reads per session). */
 export const CAPTURE_INTERVAL_MS = 3_000;
 /** Distinct problems logged per session (a capture that keeps failing the same way is logged once). */
 const MAX_LOGGED_PROBLEMS = 8;

@@ -8,7 +8,7 @@ import * as pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeClaudeHome, writeClaudeStore } from '../../test/fake-claude.js';
 import { agentSpecs } from './agents/index.js';
-import { captureSession, PeerCache } from './capture.js';
+import { captureSession, isInteractiveShell, PeerCache } from './capture.js';
 import { envDelta, resumeEnv } from './env-delta.js';
 import { procReader } from './proc.js';
 import { MAX_RECOVERY_ENV_CHARS, MAX_RECOVERY_ENV_VARS } from './recovery-record.js';
@@ -91,6 +91,42 @@ describe('captureSession against the real /proc', () => {
     // The PATH the shell had is part of what differs: a resume finds the same programs.
     expect(got.record?.env.PATH).toBe(`${h.bin}:/usr/bin:/bin`);
     expect(got.record?.env).not.toHaveProperty('PS1');
+  });
+
+  it("a script’s child (`sh -c '…; claude'`): the group is looked at member by member", async () => {
+    const h = fakeClaudeHome(cleanups);
+    const baseEnv = { PATH: `${h.bin}:/usr/bin:/bin`, HOME: h.root };
+    const env = { ...baseEnv, CLAUDE_CONFIG_DIR: h.config };
+    // Two commands: sh cannot exec the last one in place, so claude is sh's child in sh's process group.
+    const { p, output } = spawnPty('/bin/sh', ['-c', 'cd . && claude; exit'], h.work, env);
+    await until(() => output().includes('claude '), 'the stand-in to start');
+    const got = capture(p.pid, baseEnv);
+    expect(got.process?.agent).toBe('claude');
+    expect(got.process?.pid).not.toBe(p.pid);
+    writeClaudeStore(h.config, got.process!.pid, h.work, ID);
+    expect(capture(p.pid, baseEnv).record).toMatchObject({
+      agent: 'claude',
+      conversation: ID,
+      program: h.claude,
+    });
+  });
+});
+
+describe('isInteractiveShell (a shell at its prompt needs no group scan)', () => {
+  it.each([
+    [['/bin/bash'], true],
+    [['-zsh'], true],
+    [['bash', '--norc', '-i'], true],
+    [['fish', '-l'], true],
+    [['bash', '-c', 'claude'], false],
+    [['bash', '-lc', 'claude'], false],
+    [['fish', '--command', 'claude'], false],
+    [['sh', 'wrapper.sh'], false],
+    [['bash', '--', 'wrapper.sh'], false],
+    [['node', 'x.js'], false],
+    [['claude'], false],
+  ])('%j → %s', (argv, expected) => {
+    expect(isInteractiveShell(argv)).toBe(expected);
   });
 });
 

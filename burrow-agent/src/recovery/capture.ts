@@ -6,7 +6,7 @@
  */
 
 import { accessSync, constants } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { type AgentProcess, type AgentSpec, agentOf } from './agents/index.js';
 import { envDelta } from './env-delta.js';
 import type { ProcessFacts, ProcReader } from './proc.js';
@@ -46,13 +46,23 @@ export function agentInstances<P extends ProcessFacts>(processes: readonly P[], 
   return mine.filter((p) => !pids.has(p.ppid) && spec.carriedArgs(agentOf(p.argv, one)!.args) !== null);
 }
 
-/** Per capture pass: the machine's instances of each agent, read once (a /proc scan) and only if needed. */
+/**
+ * Per capture pass: what /proc says, read once and only if needed — the process groups (one pass over /proc,
+ * shared by every session of the pass) and the machine's instances of each agent.
+ */
 export class PeerCache {
   readonly #byAgent = new Map<RecoverableAgent, AgentProcess[]>();
+  #groups: Map<number, number[]> | null = null;
   constructor(
     private readonly proc: ProcReader,
     private readonly specs: Readonly<Record<RecoverableAgent, AgentSpec>>,
   ) {}
+
+  /** The members of process group `pgrp`, leader first. */
+  members(pgrp: number): ProcessFacts[] {
+    this.#groups ??= this.proc.groups();
+    return this.proc.membersOf(pgrp, this.#groups.get(pgrp) ?? []);
+  }
 
   peers(agent: RecoverableAgent): AgentProcess[] {
     const known = this.#byAgent.get(agent);
@@ -68,6 +78,20 @@ export class PeerCache {
     this.#byAgent.set(agent, out);
     return out;
   }
+}
+
+/** Shells whose interactive form Burrow starts sessions in (a session's default command is the user's shell). */
+const SHELLS = new Set(['bash', 'zsh', 'fish', 'sh', 'dash', 'ksh', 'mksh', 'tcsh', 'csh']);
+
+/**
+ * Whether argv is an interactive shell: a known shell (a login shell's argv[0] starts with "-") given options
+ * only — no `-c` command and no script, whose children would share its process group.
+ */
+export function isInteractiveShell(argv: readonly string[]): boolean {
+  const name = basename(argv[0] ?? '').replace(/^-/, '');
+  if (!SHELLS.has(name)) return false;
+  // Every argument an option (`-l`, `-i`, `--login`, `+o`), none of them a command: `-c`, `-lc`, `--command`.
+  return argv.slice(1).every((a) => /^(?:-|\+)./.test(a) && !/^-[A-Za-z]*c/.test(a) && !a.startsWith('--c'));
 }
 
 /** The executable a resume runs: the script or binary the process was started as, made absolute. */
@@ -105,7 +129,15 @@ export function captureSession(options: {
   const { proc, specs } = options;
   const pgrp = proc.foregroundGroup(options.sessionPid);
   if (pgrp === null) return NO_AGENT;
-  const group = proc.groupMembers(pgrp);
+  // The session's interactive shell at its prompt (its jobs get groups of their own): nothing to scan — the
+  // common case, read from two small files. A script or `sh -c '…; claude'` keeps its children in its own
+  // group, so any other leader is looked at member by member.
+  if (pgrp === options.sessionPid) {
+    const leader = proc.facts(pgrp);
+    if (leader === null) return NO_AGENT;
+    if (agentOf(leader.argv, specs) === null && isInteractiveShell(leader.argv)) return NO_AGENT;
+  }
+  const group = options.peers.members(pgrp);
   const pids = new Set(group.map((g) => g.pid));
   let found: { facts: ProcessFacts; spec: AgentSpec; program: string; args: readonly string[] } | null = null;
   for (const facts of group) {

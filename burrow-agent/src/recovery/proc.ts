@@ -44,6 +44,10 @@ export interface ProcReader {
   foregroundGroup(sessionPid: number): number | null;
   /** Every process whose process group is `pgrp` (at most MAX_GROUP_MEMBERS), leader first. */
   groupMembers(pgrp: number): ProcessFacts[];
+  /** Pids by process group, from one pass over /proc (for several groupMembers at once). */
+  groups(): Map<number, number[]>;
+  /** The members of a group given its pids (from groups()), leader first. */
+  membersOf(pgrp: number, pids: readonly number[]): ProcessFacts[];
   /** Every process (MAX_PROC_SCAN at most) whose argv passes `keep` — one pass over /proc. */
   scan(keep: (argv: readonly string[]) => boolean): ProcessFacts[];
   facts(pid: number): ProcessFacts | null;
@@ -157,13 +161,24 @@ export function procReader(root = '/proc'): ProcReader {
       return s === null || s.tpgid <= 0 ? null : s.tpgid;
     },
     groupMembers(pgrp) {
-      const out: ProcessFacts[] = [];
+      return this.membersOf(pgrp, this.groups().get(pgrp) ?? []);
+    },
+    groups() {
+      const byGroup = new Map<number, number[]>();
       for (const pid of pids()) {
         const s = stat(pid);
-        if (s === null || s.pgrp !== pgrp) continue;
-        const f = facts(pid, s);
-        if (f !== null) out.push(f);
-        if (out.length >= MAX_GROUP_MEMBERS) break;
+        if (s === null) continue;
+        const list = byGroup.get(s.pgrp);
+        if (list === undefined) byGroup.set(s.pgrp, [pid]);
+        else if (list.length < MAX_GROUP_MEMBERS) list.push(pid);
+      }
+      return byGroup;
+    },
+    membersOf(pgrp, members) {
+      const out: ProcessFacts[] = [];
+      for (const pid of members) {
+        const f = facts(pid);
+        if (f !== null && f.pgrp === pgrp) out.push(f);
       }
       return out.sort((a, b) => (a.pid === pgrp ? -1 : b.pid === pgrp ? 1 : a.startTicks - b.startTicks));
     },
