@@ -25,7 +25,7 @@ export function fakeClaudeHome(cleanups: (() => void)[]) {
   const claude = join(bin, 'claude');
   writeFileSync(
     claude,
-    '#!/usr/bin/env node\nconsole.log(`claude ${process.argv.slice(2).join(" ")}`);\nsetInterval(() => {}, 1000);\n',
+    '#!/usr/bin/env node\nconsole.log(["claude", ...process.argv.slice(2)].join(" "));\nsetInterval(() => {}, 1000);\n',
   );
   chmodSync(claude, 0o755);
   const work = join(root, 'work');

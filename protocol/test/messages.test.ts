@@ -287,7 +287,7 @@ describe('R-DIR-*: directory entries are consistent', () => {
   test('R-DIR-5: lastActivityAt is not before createdAt', () => {
     expectRule(() => upsert({ lastActivityAt: entry.createdAt - 1 }), 'R-DIR-5');
   });
-  test('R-DIR-7: only an exited session is resumable; its agent and conversation are bounded text', () => {
+  test('R-DIR-8: only an exited session is resumable; its agent and conversation are bounded text', () => {
     const resumable = { agent: 'claude', conversation: '7729da4a-f847-4916-a62c-20aca223ae86' };
     const ended = {
       exited: true,
@@ -300,7 +300,7 @@ describe('R-DIR-*: directory entries are consistent', () => {
     expect(upsert({ ...ended, resumable })).toMatchObject({ entry: { resumable } });
     expect(upsert({ ...ended, resumable: null })).toBeTruthy();
     expect(upsert(ended)).toBeTruthy(); // absent: a Burrow that predates it
-    expectRule(() => upsert({ ...ended, exited: false, resumable }), 'R-DIR-7');
+    expectRule(() => upsert({ ...ended, exited: false, resumable }), 'R-DIR-8');
     expect(() => upsert({ ...ended, resumable: { agent: '', conversation: 'x' } })).toThrow();
     expect(() => upsert({ ...ended, resumable: { ...resumable, conversation: 'x'.repeat(129) } })).toThrow();
     expect(() => upsert({ ...ended, resumable: { ...resumable, env: {} } as never })).toThrow();

@@ -6,7 +6,7 @@
  * Resume opens the running session, whose first line says which conversation it resumed.
  */
 
-import { readFileSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClaudeHome, isFakeClaude, writeClaudeStore } from '../../burrow-agent/test/fake-claude.js';

@@ -1,5 +1,5 @@
 /**
- * Agent recovery from the phone (issue 27, R-DIR-7 / R-C-RESUME-1) and the CLI, through a real daemon, a real
+ * Agent recovery from the phone (issue 27, R-DIR-8 / R-C-RESUME-1) and the CLI, through a real daemon, a real
  * relay under `wrangler dev` and Pocket's own core: a session runs a stand-in `claude` (a real program with
  * Claude Code 2.1.197's store layout; the real CLIs are in tests/agents/agents-recovery.test.ts) started as
  * `env CLAUDE_CONFIG_DIR=… claude --model opus`; the daemon restarts; the phone's list shows the session
@@ -7,7 +7,7 @@
  * reason — on the phone and by `burrow resume` — and changes nothing; once all is back, Resume starts the agent on
  * its conversation under the same id, and the phone sees it running, Burrow's line first.
  */
-import { chmodSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, renameSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClaudeHome, isFakeClaude, writeClaudeStore } from '../../burrow-agent/test/fake-claude.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';

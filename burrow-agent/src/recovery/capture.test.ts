@@ -99,7 +99,7 @@ describe('captureSession against the real /proc', () => {
     const env = { ...baseEnv, CLAUDE_CONFIG_DIR: h.config };
     // Two commands: sh cannot exec the last one in place, so claude is sh's child in sh's process group.
     const { p, output } = spawnPty('/bin/sh', ['-c', 'cd . && claude; exit'], h.work, env);
-    await until(() => output().includes('claude '), 'the stand-in to start');
+    await until(() => output().includes('claude\r\n'), 'the stand-in to start');
     const got = capture(p.pid, baseEnv);
     expect(got.process?.agent).toBe('claude');
     expect(got.process?.pid).not.toBe(p.pid);

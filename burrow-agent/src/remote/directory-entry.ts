@@ -38,7 +38,7 @@ export function directoryEntry(info: SessionInfo, attention: PublicAttentionStat
     todo: attention.todo,
     notification: attention.notification,
     awaited: attention.awaited,
-    // R-DIR-7: a session that ran a coding agent when the daemon stopped (src/recovery/).
+    // R-DIR-8: a session that ran a coding agent when the daemon stopped (src/recovery/).
     ...(exited && info.resumable !== undefined
       ? {
           resumable: {

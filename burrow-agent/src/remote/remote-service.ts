@@ -11,6 +11,9 @@ import { CloseCode, decodeBase64url } from '@burrow/protocol';
 import { openDeviceActivityStore } from '../devices/device-activity.js';
 import { DeviceRegistry, type DeviceView } from '../devices/device-registry.js';
 import { PushSeqStore } from '../devices/push-seq-store.js';
+import { DirectPeerBudget } from '../direct/direct-answerer.js';
+import { type DirectPeerFactory, loadNodeDatachannel, ndcPeerFactory } from '../direct/ndc-peer.js';
+import { NetworkPolicyStore } from '../direct/network-policy-store.js';
 import { pairingLink, pairingQr } from '../pairing/pairing-link.js';
 import { PairingOffers } from '../pairing/pairing-offer.js';
 import { PushDispatch } from '../push/push-dispatch.js';
@@ -27,6 +30,7 @@ import { openStateStore } from '../state/burrow-state.js';
 import type { ResumePort } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import {
+  type ConnectionPath,
   type PairApprover,
   type PairingResult,
   type PairRequest,
@@ -48,6 +52,8 @@ export interface RemoteServiceOptions {
   readonly vouchedBuild?: VouchedBuild;
   /** Agent recovery's `resume` (src/recovery/); absent: the phone's Resume is refused. */
   readonly resume?: ResumePort;
+  /** The direct path's WebRTC (default: node-datachannel, loaded at start; null when it cannot load). */
+  readonly directPeers?: DirectPeerFactory | null;
 }
 
 export interface PairingStarted {
@@ -85,6 +91,11 @@ export class RemoteService {
   readonly push: PushDispatch;
   /** R-B-BUILD-1: the Pocket build phones are told to trust, read once at start. */
   readonly vouchedBuild: VouchedBuild;
+  /** R-NET-1: whether phones may use the direct path, and with which ICE servers (`burrow settings`). */
+  readonly network: NetworkPolicyStore;
+  /** WebRTC for the direct path, once loaded; null while loading or where it cannot load. */
+  #directPeers: DirectPeerFactory | null = null;
+  readonly #directBudget = new DirectPeerBudget();
 
   constructor(options: RemoteServiceOptions) {
     this.#o = options;
@@ -96,6 +107,23 @@ export class RemoteService {
     this.#offers = new PairingOffers(this.#now);
     this.#pushSeq = new PushSeqStore(options.stateDir);
     this.push = new PushDispatch({ sender: () => this.#sender, log: options.log, now: this.#now });
+    this.network = new NetworkPolicyStore(options.stateDir, options.log);
+    this.network.onChange((policy) => this.#endpoint?.policyChanged(policy));
+    if (options.directPeers !== undefined) this.#directPeers = options.directPeers;
+    else {
+      loadNodeDatachannel().then(
+        () => {
+          this.#directPeers = ndcPeerFactory;
+        },
+        (error: Error) =>
+          options.log(`direct path unavailable: node-datachannel did not load (${error.message})`),
+      );
+    }
+  }
+
+  /** The live connections' paths (`burrow status`). */
+  paths(): ConnectionPath[] {
+    return this.#endpoint?.paths() ?? [];
   }
 
   /** Connects to the relay if enrolled (call again after `burrow enroll` to switch to the new enrollment). */
@@ -153,6 +181,7 @@ export class RemoteService {
       ...(this.#o.alarms !== undefined ? { settings: this.#settingsPort(this.#o.alarms) } : {}),
       ...(this.#o.resume !== undefined ? { resume: this.#o.resume } : {}),
       pocketBuild: this.vouchedBuild.kind === 'build' ? this.vouchedBuild.files : null,
+      direct: { policy: this.network, factory: () => this.#directPeers, budget: this.#directBudget },
     });
     this.#endpoint = endpoint;
     // One registry listener for every phone (the registry bounds its list listeners, MAX_LIST_LISTENERS).

@@ -96,5 +96,15 @@ export function guardConnection(
   // A resume starts the agent again on the computer: as gated as a new session.
   if (resume) guarded.resume = (sessionId) => (allowed() ? resume.call(inner, sessionId) : refuse());
   if (pushTest) guarded.pushTest = () => pushTest.call(inner);
+  // The direct path changes how bytes travel, not what they do: read and set as the phone's settings are.
+  Object.defineProperties(guarded, {
+    path: { get: () => inner.path ?? null },
+    directState: { get: () => inner.directState },
+    relayConnected: { get: () => inner.relayConnected },
+    networkPolicy: { get: () => inner.networkPolicy ?? null },
+  });
+  const { setNetworkPolicy, retryDirect } = inner;
+  if (setNetworkPolicy) guarded.setNetworkPolicy = (policy) => setNetworkPolicy.call(inner, policy);
+  if (retryDirect) guarded.retryDirect = () => retryDirect.call(inner);
   return guarded;
 }

@@ -72,7 +72,7 @@ describe('SessionRow, ended sessions', () => {
   });
 });
 
-describe('SessionRow, a coding agent that can be resumed (R-DIR-7)', () => {
+describe('SessionRow, a coding agent that can be resumed (R-DIR-8)', () => {
   const resumable: SessionEntry = {
     ...base,
     exited: true,

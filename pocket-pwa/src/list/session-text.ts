@@ -45,7 +45,7 @@ const AGENT_NAMES: Readonly<Record<string, string>> = {
   opencode: 'opencode',
 };
 
-/** "Claude Code conversation can be resumed", for a session whose agent can come back (R-DIR-7), else null. */
+/** "Claude Code conversation can be resumed", for a session whose agent can come back (R-DIR-8), else null. */
 export function resumableText(entry: SessionEntry): string | null {
   const r = entry.resumable;
   if (!entry.exited || r === undefined || r === null) return null;

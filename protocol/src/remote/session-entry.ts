@@ -53,7 +53,7 @@ export const notificationSchema = v.strictObject({
 });
 export type Notification = v.InferOutput<typeof notificationSchema>;
 
-/** What a resumable session would resume (R-DIR-7): the coding agent and its id for the conversation. */
+/** What a resumable session would resume (R-DIR-8): the coding agent and its id for the conversation. */
 export const resumableSchema = v.strictObject({
   agent: displayText(MAX_AGENT_NAME_CHARS, 1),
   conversation: displayText(MAX_CONVERSATION_ID_CHARS, 1),
@@ -102,6 +102,6 @@ export const sessionEntrySchema = v.pipe(
     'R-DIR-4: status is ALERT_RINGING exactly while ringing',
   ),
   v.check((e) => e.lastActivityAt >= e.createdAt, 'R-DIR-5: lastActivityAt is not before createdAt'),
-  v.check((e) => e.exited || e.resumable == null, 'R-DIR-7: only an exited session is resumable'),
+  v.check((e) => e.exited || e.resumable == null, 'R-DIR-8: only an exited session is resumable'),
 );
 export type SessionEntry = v.InferOutput<typeof sessionEntrySchema>;

@@ -35,8 +35,8 @@ afterEach(() => {
   for (const t of temps.splice(0)) rmSync(t, { recursive: true, force: true });
 });
 
-/** The fixture with its store copied to a fresh HOME (tests may change it). */
-function load(agent: RecoverableAgent) {
+/** The fixture (an agent's name, or a variant's: `codex-daemon`) with its store copied to a fresh HOME. */
+function load(agent: RecoverableAgent | `${RecoverableAgent}-${string}`) {
   const fixture = JSON.parse(readFileSync(join(FIXTURES, agent, 'fixture.json'), 'utf8')) as Fixture;
   const home = mkdtempSync(join(tmpdir(), `burrow-store-${agent}-`));
   temps.push(home);
