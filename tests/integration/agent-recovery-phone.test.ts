@@ -5,7 +5,8 @@
  * `env CLAUDE_CONFIG_DIR=… claude --model opus`; the daemon restarts; the phone's list shows the session
  * resumable with its conversation; a Resume whose conversation, program or directory is gone is refused with the
  * reason — on the phone and by `burrow resume` — and changes nothing; once all is back, Resume starts the agent on
- * its conversation under the same id, and the phone sees it running, Burrow's line first.
+ * its conversation under the same id, and the phone sees it running, Burrow's line first. A shell and a program
+ * that is no agent, stopped with it, stay ended: not resumable, and a Resume of them says why.
  */
 import { chmodSync, renameSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +72,15 @@ describe('Resume on the phone', () => {
     // What Claude Code writes once the person has said something.
     const transcript = writeClaudeStore(h.config, pid, h.work, ID);
     await until(async () => (await row('agent'))?.recovery?.conversation === ID, 'the capture', 20_000);
+    // Beside it, what cannot come back honestly: a shell at its prompt and a program that is no agent.
+    const shell = await daemon.cli('new', '--name', 'shell', '--cwd', h.work, '--', 'bash', '--norc', '-i');
+    const other = await daemon.cli('new', '--name', 'other', '--cwd', h.work, '--', 'sleep', '600');
+    expect([shell.code, other.code]).toEqual([0, 0]);
+    await until(async () => (await row('other'))?.state === 'running', 'the other program');
+    const [shellId, otherId] = [shell.stdout.trim(), other.stdout.trim()];
+    // A capture pass has looked at them too (every 3 s) before the stop.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(await row('shell')).toMatchObject({ state: 'running', recovery: null });
 
     await daemon.stop();
     daemon = await BurrowDaemon.start({ env, stateDir: daemon.stateDir });
@@ -90,6 +100,21 @@ describe('Resume on the phone', () => {
         exitCode: null,
         resumable: { agent: 'claude', conversation: ID },
       });
+      // The shell and the other program stay ended: listed, not resumable, and a Resume says why.
+      for (const [name, sid] of [
+        ['shell', shellId],
+        ['other', otherId],
+      ] as const) {
+        expect(await row(name)).toMatchObject({ state: 'exited', resumable: false, recovery: null });
+        expect(conn.sessions.get(sid)).toMatchObject({ exited: true });
+        expect(conn.sessions.get(sid)?.resumable ?? null).toBeNull();
+        await expect(conn.resume(sid)).rejects.toThrow(/was not running a coding agent Burrow can resume/);
+        const refused = await daemon.cli('resume', name);
+        expect(refused.code).toBe(5);
+        expect(refused.stderr).toMatch(
+          new RegExp(`"${name}" was not running a coding agent .*burrow kill ${name}`),
+        );
+      }
       const unchanged = () =>
         expect(conn.sessions.get(id)).toMatchObject({ exited: true, resumable: { conversation: ID } });
 
