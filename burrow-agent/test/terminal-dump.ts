@@ -91,17 +91,15 @@ function dumpBuffer(
   const savedRow = Math.max(0, buf.savedY - buf.ybase);
   // DECRC puts a saved column past the last one back on the last (xterm.js restricts it).
   const saved = `${Math.min(buf.savedX, term.cols - 1)},${savedRow} ${penKey(term, penOf(buf.savedCurAttrData))} ${charsetFinal(term, buf.savedCharset)}`;
-  return { lines: dumpLines(term, which, lines), region: [buf.scrollTop, buf.scrollBottom], tabs, saved };
-}
-
-/**
- * The cursor column, except that on the alternate screen a cursor past the last column over a blank cell is
- * reported one column left: restore-string.ts cannot rebuild that one state (its file comment says why).
- */
-function cursorX(term: Terminal, alt: boolean, buf: InternalBuffer): number {
-  if (!alt || buf.x < term.cols) return buf.x;
-  const cell = term.buffer.alternate.getLine(buf.ybase + buf.y)?.getCell(term.cols - 1);
-  return cell === undefined || cell.getChars() === '' ? term.cols - 1 : buf.x;
+  const dumped = dumpLines(term, which, lines);
+  if (which === 'alternate' && buf.x >= term.cols) {
+    // The alternate screen's cursor past the last column over a blank: restore-string.ts can only leave the
+    // wrap pending by printing a space there (in the blank's pen), so a space in that one cell reads as blank.
+    const row = dumped.length - term.rows + buf.y;
+    const text = dumped[row];
+    if (text?.endsWith(' ')) dumped[row] = `${text.slice(0, -1)}·`;
+  }
+  return { lines: dumped, region: [buf.scrollTop, buf.scrollBottom], tabs, saved };
 }
 
 /**
@@ -120,7 +118,7 @@ export function dumpTerminal(
   const m = term.modes;
   return {
     size: `${term.cols}x${term.rows}`,
-    cursor: `${cursorX(term, st.altActive, active)},${active.y} hidden=${st.cursorHidden} style=${st.cursorStyle}/${st.cursorStyleBlink} blink12=${st.cursorBlinkOption}`,
+    cursor: `${active.x},${active.y} hidden=${st.cursorHidden} style=${st.cursorStyle}/${st.cursorStyleBlink} blink12=${st.cursorBlinkOption}`,
     modes: {
       applicationCursorKeys: m.applicationCursorKeysMode,
       applicationKeypad: m.applicationKeypadMode,
