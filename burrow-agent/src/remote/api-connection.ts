@@ -13,6 +13,7 @@ import {
   decodeClientMessage,
   ErrorCode,
   INPUT_WINDOW_BYTES,
+  MAX_ERROR_TEXT_CHARS,
   MAX_NOISE_PLAINTEXT_BYTES,
   MAX_SESSION_ID_CHARS,
   type NetworkPolicy,
@@ -93,6 +94,8 @@ export interface ApiConnectionOptions {
   readonly silenceCloseMs?: number;
   /** R-B-BUILD-1: the files of the Pocket build this Burrow vouches for (vouched-build.ts); absent: none. */
   readonly pocketBuild?: readonly BuildFile[] | null;
+  /** `resume` (agent recovery); absent: answered unknown_message and no `resume` capability. */
+  readonly resume?: ResumePort;
   /** The direct path's signalling and the network policy (burrow-agent/src/direct/); absent: refused. */
   readonly direct?: DirectPort;
 }
@@ -106,6 +109,12 @@ export interface DirectPort {
   /** Validates and saves (RangeError naming the R-NET rule); every other phone hears of it. */
   setPolicy(value: unknown): NetworkPolicy;
 }
+
+/**
+ * R-C-RESUME-1: starts a resumable session's coding agent again (src/recovery/agent-recovery.ts). Rejects with
+ * NotFoundError (no such session), ConflictError (running, or nothing to resume) or RecoveryError (what is gone).
+ */
+export type ResumePort = (sessionId: string) => Promise<{ readonly id: string }>;
 
 interface Attached {
   readonly attachment: Attachment;
@@ -265,7 +274,9 @@ export class ApiConnection {
   }
 
   #error(rid: number | null, code: ErrorCode, message: string) {
-    this.#send({ type: 'error', rid, code, message: message.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') });
+    // A resume's reason names a path and what to do: it may take the protocol's whole bound.
+    const max = code === ErrorCode.SPAWN_FAILED ? MAX_ERROR_TEXT_CHARS : 200;
+    this.#send({ type: 'error', rid, code, message: message.slice(0, max).replace(/[^\x20-\x7e]/g, '?') });
   }
 
   #handle(m: ClientMessage) {
@@ -280,7 +291,7 @@ export class ApiConnection {
         burrowName: this.#o.burrowName,
         protocolVersion: PROTOCOL_VERSION,
         agentVersion: AGENT_VERSION,
-        capabilities: [],
+        capabilities: this.#o.resume === undefined ? [] : ['resume'],
       });
       this.#sendDirectory();
       // R-B-BUILD-1: Pocket learns, from its own computer and over Noise, which build of its code to trust.
@@ -428,6 +439,22 @@ export class ApiConnection {
             this.#diffDirectory();
           },
           (e: Error) => this.#error(rid, ErrorCode.INTERNAL, e.message),
+        );
+        return;
+      }
+      case 'resume': {
+        const rid = m.rid;
+        const resume = this.#o.resume;
+        if (resume === undefined) {
+          this.#error(rid, ErrorCode.UNKNOWN_MESSAGE, 'resume is not supported by this Burrow');
+          return;
+        }
+        resume(m.session).then(
+          (s) => {
+            this.#send({ type: 'created', rid, session: s.id });
+            this.#diffDirectory();
+          },
+          (e: Error) => this.#error(rid, resumeErrorCode(e), e.message),
         );
         return;
       }
@@ -711,4 +738,11 @@ interface SentEntry {
 
 function sentEntry(e: SessionEntry): SentEntry {
   return { full: JSON.stringify(e), shape: JSON.stringify({ ...e, lastActivityAt: 0, outputOffset: 0 }) };
+}
+
+/** R-C-RESUME-1: which error a failed resume is on the wire. */
+function resumeErrorCode(e: Error): ErrorCode {
+  if (e instanceof NotFoundError) return ErrorCode.UNKNOWN_SESSION;
+  if (e instanceof ConflictError) return ErrorCode.CONFLICT;
+  return ErrorCode.SPAWN_FAILED;
 }

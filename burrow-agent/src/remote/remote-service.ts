@@ -27,6 +27,7 @@ import { HttpDeliveryRegistrar, putRelayTickets } from '../remote-cli/relay-http
 import { newSessionId } from '../session/session-id.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { openStateStore } from '../state/burrow-state.js';
+import type { ResumePort } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import {
   type ConnectionPath,
@@ -63,6 +64,8 @@ export interface RemoteServiceOptions {
   readonly alarms?: Pick<RemoteSettingsPort, 'settings' | 'updateSettings' | 'watchRules' | 'setWatchRules'>;
   /** R-B-BUILD-1: the Pocket build to vouch for; default: the manifest of the Pocket package installed with it. */
   readonly vouchedBuild?: VouchedBuild;
+  /** Agent recovery's `resume` (src/recovery/); absent: the phone's Resume is refused. */
+  readonly resume?: ResumePort;
   /** The direct path's WebRTC (default: node-datachannel, loaded at start; null when it cannot load). */
   readonly directPeers?: DirectPeerFactory | null;
 }
@@ -191,6 +194,7 @@ export class RemoteService {
       log: this.#o.log,
       aead: nodeAead,
       ...(this.#o.alarms !== undefined ? { settings: this.#settingsPort(this.#o.alarms) } : {}),
+      ...(this.#o.resume !== undefined ? { resume: this.#o.resume } : {}),
       pocketBuild: this.vouchedBuild.kind === 'build' ? this.vouchedBuild.files : null,
       direct: { policy: this.network, factory: () => this.#directPeers, budget: this.#directBudget },
     });

@@ -80,6 +80,11 @@ export interface SessionSpawnOptions {
   readonly screen?: ScreenHostFactory;
   /** Quiet time before an unwatched session parks its screen model; HIBERNATE_AFTER_MS by default. */
   readonly parkAfterMs?: number;
+  /**
+   * A line Burrow itself writes into the terminal before the program's first output (a resumed agent says
+   * which conversation it resumed: src/recovery/). Plain text; the session ends it with CR LF.
+   */
+  readonly banner?: string;
 }
 
 export interface SessionInfo {
@@ -99,6 +104,8 @@ export interface SessionInfo {
   readonly lastOutputAt: number | null;
   /** Set on an entry restored after a daemon restart: its PTY died with the previous daemon. */
   readonly diedWithDaemon?: boolean;
+  /** On such an entry: the coding-agent conversation `burrow resume` would start again (src/recovery/). */
+  readonly resumable?: { readonly agent: string; readonly conversation: string };
 }
 
 /**
@@ -207,6 +214,8 @@ export class Session {
       rows: opts.rows,
       at: this.createdAt,
     });
+    // The PTY's first read comes on a later turn of the event loop: this line is the session's first output.
+    if (opts.banner !== undefined) this.onOutput(Buffer.from(`${opts.banner.replace(/[\r\n]+/g, ' ')}\r\n`));
   }
 
   get name(): string {

@@ -372,6 +372,16 @@ export class BurrowConnection {
     await this.#request((rid) => ({ type: 'clear', rid, session }));
   }
 
+  /**
+   * R-C-RESUME-1: starts a resumable session's coding agent on its conversation again (same id). When it
+   * cannot, rejects with the Burrow's reason (what is gone, what to do) and the session stays as it was.
+   */
+  async resume(session: string): Promise<string> {
+    const m = await this.#request((rid) => ({ type: 'resume', rid, session }));
+    if (m.type !== 'created') throw new Error('unexpected answer');
+    return m.session;
+  }
+
   /** Older scrollback: the lines just before absolute line `beforeLine` (a snapshot's `firstLine`). */
   async history(
     session: string,
