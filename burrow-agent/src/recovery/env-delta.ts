@@ -10,7 +10,7 @@ import {
   BASH_LOGIN_ENV,
   FISH_DATA_DIR_ENV,
   FISH_XDG_UNSET_ENV,
-  NONCE_ENV,
+  NONCE_FILE_ENV,
   OPT_OUT_ENV,
   ZSH_USER_ZDOTDIR_ENV,
 } from '../shell-integration/env-names.js';
@@ -54,7 +54,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** What Burrow itself sets in a session: a new session gets its own. */
 const BURROW_OWN = new Set([
   'BURROW_SESSION',
-  NONCE_ENV,
+  NONCE_FILE_ENV,
   OPT_OUT_ENV,
   BASH_LOGIN_ENV,
   ZSH_USER_ZDOTDIR_ENV,
