@@ -75,6 +75,12 @@ export interface ResumeLaunch {
   readonly command: readonly [string, ...string[]];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * The agent's own variables from before the restart (recovery/env-delta.ts), set over the session's clean
+   * environment: the user gave them to the agent, so they come back even where a new session's clean-up
+   * (session-env.ts, which drops BURROW_* and launcher variables) would leave them out.
+   */
+  readonly agentEnv: Readonly<Record<string, string>>;
   /** Its first screen line, written by Burrow before the program's output. */
   readonly banner: string;
 }
@@ -272,6 +278,7 @@ export class SessionRegistry {
         command: launch.command,
         cwd: launch.cwd,
         env: launch.env,
+        extraEnv: launch.agentEnv,
         cols: DEFAULT_COLS,
         rows: DEFAULT_ROWS,
         now: this.opts.now,

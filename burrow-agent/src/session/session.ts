@@ -68,6 +68,8 @@ export interface SessionSpawnOptions {
   readonly command: readonly [string, ...string[]];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Set after `env` is cleaned (session-env.ts): a resumed agent's own variables (ResumeLaunch.agentEnv). */
+  readonly extraEnv?: Readonly<Record<string, string>>;
   readonly cols: number;
   readonly rows: number;
   readonly now: () => number;
@@ -173,7 +175,7 @@ export class Session {
       onProgress: () => this.modelProgress(),
     });
     // The daemon's environment minus its own and its launcher's variables (session-env.ts, issue 24.3).
-    const env = sessionEnvironment(opts.env);
+    const env = Object.assign(sessionEnvironment(opts.env), opts.extraEnv);
     env.TERM = 'xterm-256color';
     env.COLORTERM = 'truecolor';
     env.BURROW_SESSION = opts.id;
