@@ -83,7 +83,7 @@ async function runningAgent(daemonExtra: Record<string, string> = {}, prefix: st
   const s = first.registry.create({
     name: 'agent',
     cwd: h.work,
-    command: [...prefix, h.claude, '--model', 'opus'] as [string, ...string[]],
+    command: [...prefix, h.claude, '--model', 'opus'],
   });
   // The stand-in is a `#!/usr/bin/env node` script: wait until env has exec'd node on it.
   await until(() => isFakeClaude(s.info().pid), 'the stand-in');
