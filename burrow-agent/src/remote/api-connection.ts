@@ -14,10 +14,12 @@ import {
   ErrorCode,
   MAX_NOISE_PLAINTEXT_BYTES,
   MAX_SESSION_ID_CHARS,
+  MAX_SNAPSHOT_BYTES,
   PROTOCOL_VERSION,
   ProtocolError,
   type SessionEntry,
 } from '@burrow/protocol';
+import { refilledSnapshot } from '../screen/refill.js';
 import type { SessionActivity } from '../session/activity.js';
 import type { Session } from '../session/session.js';
 import { NotFoundError, type SessionRegistry } from '../session/session-registry.js';
@@ -60,6 +62,11 @@ export const PHONE_SILENCE_CLOSE_MS = 20_000;
 
 export interface ApiConnectionOptions {
   readonly viewerId: string;
+  /**
+   * The phone across its connections (its device id): size authority knows its reconnect as the same viewer
+   * (R-SIZE-6). Defaults to `viewerId` (every connection a viewer of its own).
+   */
+  readonly viewerIdentity?: string;
   readonly burrowName: string;
   readonly registry: SessionRegistry;
   readonly attention: AttentionPort;
@@ -83,7 +90,12 @@ export interface ApiConnectionOptions {
 
 interface Attached {
   readonly attachment: Attachment;
-  pendingRid: number | null;
+}
+
+/** An attach waiting for its answer (`attached` or `resumed`), and the size state to send right after it. */
+interface PendingAnswer {
+  rid: number | null;
+  size: Extract<BurrowMessage, { type: 'size-changed' }> | null;
 }
 
 export class ApiConnection {
@@ -101,6 +113,8 @@ export class ApiConnection {
   /** R-FLOW-1: whole-frame bytes sent to this phone, and the phone's last `ack` of them. */
   #sentBytes = 0;
   #ackedBytes = 0;
+  /** Attachments made on this connection, for unique sink ids (a re-attach overlaps the one it replaces). */
+  #attachCount = 0;
 
   constructor(options: ApiConnectionOptions) {
     this.#o = options;
@@ -154,7 +168,8 @@ export class ApiConnection {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#silence);
-    for (const a of this.#attached.values()) a.attachment.detach();
+    // The phone did not say goodbye: it may be back (R-SIZE-5).
+    for (const a of this.#attached.values()) a.attachment.detach('lost');
     this.#attached.clear();
     for (const u of this.#unsubscribe) u();
     if (this.#refresh) clearInterval(this.#refresh);
@@ -232,7 +247,7 @@ export class ApiConnection {
         if (this.#drainPoll && this.#backlog() < DRAINED_BELOW_BYTES) this.#drainedNow();
         return;
       case 'attach':
-        this.#attach(registry.get(m.session), m.rid, m.cols, m.rows, m.resumeFrom);
+        this.#attach(registry.get(m.session), m);
         return;
       case 'detach': {
         const a = this.#attached.get(m.session);
@@ -266,8 +281,10 @@ export class ApiConnection {
         return;
       }
       case 'resize':
-      case 'fit':
         this.#attachedOr(m.session, null, (a) => a.attachment.resize(m.cols, m.rows));
+        return;
+      case 'fit':
+        this.#attachedOr(m.session, null, (a) => a.attachment.fit(m.cols, m.rows));
         return;
       case 'input':
         return this.#attachedOr(m.session, null, (a) => {
@@ -406,17 +423,15 @@ export class ApiConnection {
     fn(a);
   }
 
-  #attach(session: Session, rid: number, cols: number, rows: number, resumeFrom: number | undefined) {
+  #attach(session: Session, m: Extract<ClientMessage, { type: 'attach' }>) {
+    const { rid, cols, rows, resumeFrom, scrollbackFrom } = m;
     const previous = this.#attached.get(session.id);
-    if (previous) {
-      this.#attached.delete(session.id);
-      previous.attachment.detach();
-    }
     const entry: { value: Attached | null } = { value: null };
-    const pending = { rid: rid as number | null, queued: [] as ViewerEvent[] };
+    const pending: PendingAnswer = { rid, size: null };
     const sink: ViewerSink = {
-      id: `${this.#o.viewerId}.${session.id}`,
+      id: `${this.#o.viewerId}.${session.id}.${++this.#attachCount}`,
       kind: 'remote',
+      identity: this.#o.viewerIdentity ?? this.#o.viewerId,
       // One output frame per Noise message: never fragmented.
       maxOutputBytes: MAX_OUTPUT_EVENT_BYTES,
       // The session asks before each delivery; a high answer is when it may mark this viewer behind, so the
@@ -431,39 +446,49 @@ export class ApiConnection {
         if (this.#attached.get(session.id) === entry.value) this.#attached.delete(session.id);
       },
     };
+    // R-ATTACH-1: an attach on a connection that has the session starts over. The new attachment comes first,
+    // so this viewer never stops being attached in between, and it is a resume either way: the same viewer
+    // going on does not take the size (R-SIZE-6).
     const attachment = session.attach(sink, {
       size: { cols, rows },
       ...(resumeFrom !== undefined ? { resumeFrom } : {}),
+      ...(scrollbackFrom !== undefined ? { refillFrom: scrollbackFrom } : {}),
+      claim: resumeFrom === undefined && previous === undefined,
     });
-    entry.value = { attachment, pendingRid: null };
+    entry.value = { attachment };
     this.#attached.set(session.id, entry.value);
+    previous?.attachment.detach();
     // Resumed with nothing to catch up: the session delivered nothing and will send no snapshot.
     if (pending.rid !== null && resumeFrom !== undefined && resumeFrom === session.info().offset) {
       const info = session.info();
-      this.#send({
-        type: 'resumed',
-        rid: pending.rid,
-        session: session.id,
-        offset: resumeFrom,
-        cols: info.cols,
-        rows: info.rows,
-      });
-      pending.rid = null;
+      this.#answerResumed(pending, session.id, resumeFrom, info.cols, info.rows);
     }
   }
 
-  #deliver(sessionId: string, event: ViewerEvent, pending: { rid: number | null }) {
+  /** `resumed`, then the size state the session gave meanwhile (R-SIZE-8). */
+  #answerResumed(pending: PendingAnswer, session: string, offset: number, cols: number, rows: number) {
+    if (pending.rid === null) return;
+    this.#send({ type: 'resumed', rid: pending.rid, session, offset, cols, rows });
+    pending.rid = null;
+    if (pending.size !== null) this.#send(pending.size);
+    pending.size = null;
+  }
+
+  #deliver(sessionId: string, event: ViewerEvent, pending: PendingAnswer) {
     switch (event.type) {
       case 'snapshot': {
         const s = event.snapshot;
+        // R-ATTACH-8: the lines this phone kept, in front of the screen (refill.ts); bounded with room for the
+        // frame around the text body.
+        const { data, firstLine } = refilledSnapshot(s, event.refill, MAX_SNAPSHOT_BYTES - 1024);
         const fields = {
           session: sessionId,
           offset: s.offset,
           cols: s.cols,
           rows: s.rows,
-          firstLine: s.historyEnd,
-          hasOlder: s.historyEnd > 0,
-          data: s.data,
+          firstLine,
+          hasOlder: firstLine > 0,
+          data,
         };
         if (pending.rid !== null) {
           this.#send({ type: 'attached', rid: pending.rid, ...fields });
@@ -476,27 +501,19 @@ export class ApiConnection {
       case 'output':
         if (pending.rid !== null) {
           const info = this.#o.registry.get(sessionId).info();
-          this.#send({
-            type: 'resumed',
-            rid: pending.rid,
-            session: sessionId,
-            offset: event.offset,
-            cols: info.cols,
-            rows: info.rows,
-          });
-          pending.rid = null;
+          this.#answerResumed(pending, sessionId, event.offset, info.cols, info.rows);
         }
         this.#send({ type: 'output', session: sessionId, offset: event.offset, data: event.data });
         this.#watchDrain();
         return;
-      case 'resize':
-        return this.#send({
-          type: 'size-changed',
-          session: sessionId,
-          cols: event.cols,
-          rows: event.rows,
-          cause: 'resize',
-        });
+      case 'size': {
+        const { type: _, ...size } = event;
+        const message = { type: 'size-changed' as const, session: sessionId, ...size };
+        // A resume's size state comes before its answer: it goes right after it instead.
+        if (pending.rid !== null) pending.size = message;
+        else this.#send(message);
+        return;
+      }
       case 'exit':
         this.#scheduleDiff();
         return;

@@ -322,6 +322,7 @@ export class RemoteEndpoint {
     this.#o.devices.recordHandshake(c.device.deviceId, c.timestamp, this.#o.now());
     const api = new ApiConnection({
       viewerId: `${c.device.deviceId}-${connId}`,
+      viewerIdentity: c.device.deviceId,
       burrowName: this.#o.burrowName,
       registry: this.#o.registry,
       attention: this.#o.attention,

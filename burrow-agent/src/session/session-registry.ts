@@ -41,6 +41,8 @@ export interface RegistryOptions {
   readonly integrationDir?: string | null | undefined;
   /** Where sessions' screen models run (session.ts); the shared screen worker when absent. */
   readonly screen?: ScreenHostFactory | undefined;
+  /** How long a phone that lost its connection keeps a session's size (ms; size-authority.ts). */
+  readonly resumeWindowMs?: number | undefined;
 }
 
 /** Most list-change listeners at once (the daemon's session roster; tests add a few). */
@@ -153,6 +155,7 @@ export class SessionRegistry {
       integrationDir:
         this.opts.integrationDir === undefined ? defaultIntegrationDir() : this.opts.integrationDir,
       ...(this.opts.screen !== undefined ? { screen: this.opts.screen } : {}),
+      ...(this.opts.resumeWindowMs !== undefined ? { resumeWindowMs: this.opts.resumeWindowMs } : {}),
     });
     this.sessions.set(id, session);
     this.listChanged();
