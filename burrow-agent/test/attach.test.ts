@@ -143,13 +143,23 @@ describe('AttachInputFilter', () => {
 
   it('takes another prefix: parseDetachKey reads ctrl-a, C-a, ^A; refuses keys a terminal needs', () => {
     for (const spec of ['ctrl-a', 'C-a', '^A', 'Ctrl-A'])
-      expect(parseDetachKey(spec)).toEqual({ prefix: 1, help: 'Ctrl-A d' });
+      expect(parseDetachKey(spec)).toEqual({ prefix: 1, help: 'Ctrl-A d', fitHelp: 'Ctrl-A f' });
     expect(parseDetachKey('ctrl-]').prefix).toBe(0x1d);
     for (const spec of ['ctrl-m', 'ctrl-[', 'ctrl-i', 'a', 'ctrl-', 'ctrl-ab', 'F12'])
       expect(() => parseDetachKey(spec), spec).toThrow(RangeError);
     const f = new AttachInputFilter(parseDetachKey('ctrl-a'));
     expect(Buffer.from(f.push(Buffer.from('\x02d\x01\x01')).forward).toString('latin1')).toBe('\x02d\x01');
     expect(f.push(Buffer.from('\x01d')).detach).toBe(true);
+  });
+
+  it('R-SIZE-2: the prefix then f takes the size back and types nothing; across reads too', () => {
+    const f = new AttachInputFilter();
+    const r = f.push(Buffer.from('a\x02fb'));
+    expect([Buffer.from(r.forward).toString(), r.fit, r.detach]).toEqual(['ab', true, false]);
+    expect(f.push(Buffer.from('\x02')).fit).toBe(false);
+    const next = f.push(Buffer.from('f'));
+    expect([next.forward.byteLength, next.fit]).toEqual([0, true]);
+    expect(f.push(Buffer.from('f')).fit).toBe(false); // a plain f is typing
   });
 
   it('turns CSI I / CSI O into focus events and leaves other escapes alone', () => {
