@@ -14,7 +14,7 @@ const SESSION: Size = { cols: 100, rows: 30 };
 
 /** Row r of the session's screen: its number, then letters up to the last column. */
 const rowText = (r: number, cols = SESSION.cols) =>
-  `R${String(r).padStart(2, '0')}:${'abcdefghijklmnopqrstuvwxyz'.repeat(4)}`.slice(0, cols - 1) + '|';
+  `${`R${String(r).padStart(2, '0')}:${'abcdefghijklmnopqrstuvwxyz'.repeat(4)}`.slice(0, cols - 1)}|`;
 const drawSession = (cursor: string) =>
   `\x1b[H\x1b[2J${Array.from({ length: SESSION.rows }, (_, r) => `\x1b[${r + 1};1H${rowText(r)}`).join('')}${cursor}`;
 
