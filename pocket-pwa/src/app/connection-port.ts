@@ -4,9 +4,9 @@
  * one in `connection-factory.ts`.
  */
 import type { PresenceState, PushTestOutcome, SessionEntry, TodoAction } from '@burrow/protocol';
-import type { ConnectionEvent, ConnectionStatus } from '../core/index.js';
+import type { ConnectionEvent, ConnectionStatus, SizeAuthorityInfo } from '../core/index.js';
 
-export type { ConnectionEvent, ConnectionStatus } from '../core/index.js';
+export type { ConnectionEvent, ConnectionStatus, SizeAuthorityInfo } from '../core/index.js';
 
 export interface TerminalSnapshot {
   readonly data: string;
@@ -28,7 +28,8 @@ export interface HistoryPage {
 export interface TerminalHandlers {
   onSnapshot(snapshot: TerminalSnapshot): void;
   onOutput(bytes: Uint8Array, offset: number): void;
-  onSizeChanged?(cols: number, rows: number, cause: string): void;
+  /** The PTY's size or who holds it changed (protocol R-SIZE-8). */
+  onSizeChanged?(cols: number, rows: number, info: SizeAuthorityInfo): void;
 }
 
 export interface TerminalLink {
