@@ -169,7 +169,7 @@ describe('session', { timeout: 30_000 }, () => {
     expect(second.events).toContainEqual(
       expect.objectContaining({ type: 'size', cols: 50, rows: 10, holder: 'local', cause: 'fit' }),
     );
-    expect(first.events.findLast((e) => e.type === 'size')).toMatchObject({
+    expect(first.events.filter((e) => e.type === 'size').at(-1)).toMatchObject({
       cols: 50,
       rows: 10,
       holder: 'you',
