@@ -79,6 +79,33 @@ describe('refilled snapshots (R-ATTACH-8)', () => {
     expect(above.slice(0, 800)).toEqual(Array.from({ length: 800 }, (_, i) => `n${i + 1}`));
   });
 
+  it.each([
+    [ROWS, 14],
+    [ROWS, 30],
+  ])(
+    'R-ATTACH-5: right after a resize (%d → %d rows, no output since), history and snapshot meet exactly',
+    async (from, to) => {
+      // A shrink moves rows into scrollback, a grow pulls them back out, both without a harvest: the snapshot
+      // must start where history ends, or the phone shows a gap (a shrink) or a repeat (a grow) there.
+      const model = new ScreenModel(COLS, from);
+      model.write(Buffer.from(numbered(1, 2000)));
+      model.resize(COLS, to);
+      const snap = await model.snapshot();
+      const lines: string[] = [];
+      let first = snap.historyEnd;
+      while (first > 0) {
+        const page = model.history.read(first, Math.min(1000, first));
+        lines.unshift(...page.lines);
+        first = page.first;
+      }
+      const out = refilledSnapshot(snap, { first, lines }, 1 << 24);
+      const viewer = await replay(out.data, COLS, to);
+      const numbers = allLines(viewer).filter((l) => /^n\d+$/.test(l));
+      expect(numbers).toEqual(Array.from({ length: 2000 }, (_, i) => `n${i + 1}`));
+      model.dispose();
+    },
+  );
+
   it('keeps the newest lines that fit the byte budget, and says where they start', async () => {
     const stream = `${numbered(1, 2000)}$ `;
     const whole = await refilled(stream, 0);

@@ -298,7 +298,7 @@ export class ScreenModel {
       data:
         this.frozen !== null
           ? Buffer.from(this.frozen.buffer, this.frozen.byteOffset, this.frozen.byteLength).toString('utf8')
-          : this.live!.serializer.serialize({ scrollback: LIVE_SCROLLBACK_LINES }),
+          : this.live!.serializer.serialize({ scrollback: this.unharvested() }),
       cols: this.termSize.cols,
       rows: this.termSize.rows,
       offset,
@@ -334,7 +334,7 @@ export class ScreenModel {
         return false;
       this.harvest();
       this.frozen = new Uint8Array(
-        Buffer.from(live.serializer.serialize({ scrollback: LIVE_SCROLLBACK_LINES }), 'utf8'),
+        Buffer.from(live.serializer.serialize({ scrollback: this.unharvested() }), 'utf8'),
       );
       this.frontier?.dispose();
       this.frontier = undefined;
@@ -382,6 +382,18 @@ export class ScreenModel {
     this.frontier = undefined;
     this.live = live;
     return live;
+  }
+
+  /**
+   * Scrollback lines not in history yet: what a snapshot (or the parked string) carries, so that its first line
+   * is exactly history's end (R-ATTACH-5). Usually LIVE_SCROLLBACK_LINES; after a resize that no write has
+   * followed, xterm has moved lines into scrollback (fewer rows) or back out of it (more rows) and the
+   * frontier, not a fixed count, says where history stops.
+   */
+  private unharvested(): number {
+    const buf = this.live!.term.buffer.normal;
+    const from = this.frontier === undefined || this.frontier.isDisposed ? 0 : this.frontier.line;
+    return Math.max(0, buf.baseY - from);
   }
 
   /**

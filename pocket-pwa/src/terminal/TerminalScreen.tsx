@@ -63,6 +63,8 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
   const routerRef = useRef<InputRouter | null>(null);
   const [modifiers, setModifiers] = useState(NO_MODIFIERS);
   const [painted, setPainted] = useState(false);
+  /** Snapshots painted so far (the attach's, then each resync or re-attach that could not resume). */
+  const [snapshots, setSnapshots] = useState(0);
   const [selectText, setSelectText] = useState<string | null>(null);
   const [pager, setPager] = useState<PagerState | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
@@ -216,6 +218,7 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
           });
           term.write(s.data, () => {
             setPainted(true);
+            setSnapshots((n) => n + 1);
             relayoutSoon();
           });
         },
@@ -415,7 +418,12 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       {historyOpen && pager !== null && (
         <HistoryRegion pager={pager} onNearTop={askOlder} onClose={() => openHistory(false)} />
       )}
-      <div className="term-host" ref={host} data-painted={painted ? 'yes' : 'no'} />
+      <div
+        className="term-host"
+        ref={host}
+        data-painted={painted ? 'yes' : 'no'}
+        data-snapshots={snapshots}
+      />
       {selectText !== null && (
         <div
           className="selection"
