@@ -135,14 +135,20 @@ describe('Pocket with a PTY of another size (R-SIZE-2, R-SIZE-8)', () => {
     expect(before!.left).toBeGreaterThan(before!.width); // beyond the screen's right edge
     await phone.screenshot('terminal-size-wider-pty');
     // The wheel sideways (a drag on a touch screen) pans the grid until the end of the line is in view.
+    // One long turn of the wheel; WebKit under WebDriver delivers a single wheel event for repeated turns at
+    // one spot, so each try turns it somewhere else.
     const box = (await phone.locator('.term-host').boundingBox())!;
+    let seen = '';
+    let turn = 0;
     await until(
       async () => {
-        await phone.mouse.wheel(box.x + box.width / 2, box.y + box.height / 2, 400, 0);
+        turn++;
+        await phone.mouse.wheel(box.x + box.width / 2 + turn, box.y + box.height / 3 + turn, 2000, 0);
         const now = await wordBox('RIGHTEDGE', 160);
+        seen = `the word at ${JSON.stringify(now)}, pan ${await pan()} of ${await phone.locator('.term-host').getAttribute('data-pan-max')}`;
         return now !== null && now.left >= 0 && now.left < now.width;
       },
-      'the end of the line to pan into view',
+      () => `the end of the line to pan into view (${seen})`,
       15_000,
     );
     expect((await pan())[0]).toBeGreaterThan(0);
@@ -155,7 +161,7 @@ describe('Pocket with a PTY of another size (R-SIZE-2, R-SIZE-8)', () => {
     await until(async () => (await pan()).join() === '0,0', 'no pan left');
   });
 
-  it('a taller PTY pans down and up with the wheel, then scrolls into history', {
+  it('a taller PTY: the window follows the cursor down and the wheel pans it up', {
     timeout: 60_000,
   }, async () => {
     desk.fit(40, 120);
@@ -196,6 +202,8 @@ describe('Pocket keeps its scrollback through a resync (R-ATTACH-8)', () => {
       `sleep 2; seq -f 'm%g ..................................' 1 9000; echo flood-''done`,
     );
     await compose().press('Enter');
+    // The command reached the shell (its echo is back) before the network goes.
+    await waitForTerminal(phone, /sleep 2; seq -f/);
     const cutAt = session().info().offset;
     await front.cut();
     await phone

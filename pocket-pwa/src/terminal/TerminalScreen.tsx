@@ -167,14 +167,19 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       const x = term.element;
       if (x) x.style.transform = next.x === 0 && next.y === 0 ? '' : `translate(${-next.x}px, ${-next.y}px)`;
       el.dataset.pan = `${next.x},${next.y}`;
+      el.dataset.panMax = `${next.maxX},${next.maxY}`;
     };
     const box = () => ({ width: el.clientWidth - HOST_PADDING_X, height: el.clientHeight });
+    /** The grid in CSS pixels, as xterm's renderer lays it out (its elements may be narrower than their rows). */
     const grid = () => {
-      const screen = term.element?.querySelector<HTMLElement>('.xterm-screen');
-      return { width: screen?.offsetWidth ?? 0, height: screen?.offsetHeight ?? 0 };
+      const canvas = renderDimensions(term)?.css.canvas;
+      return { width: canvas?.width ?? 0, height: canvas?.height ?? 0 };
     };
-    /** After xterm or the box changed size: the element covers the grid, the pan stays in bounds. */
-    const relayout = () => {
+    /**
+     * After xterm or the box changed size: the element covers the grid, the pan stays in bounds, and after a
+     * new grid (`regrid`) the cursor is in view.
+     */
+    const relayout = (regrid: boolean) => {
       const g = grid();
       const b = box();
       if (term.element) {
@@ -182,12 +187,19 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
         term.element.style.height = g.height > b.height ? `${g.height}px` : '';
       }
       applyPan(panBounds(pan, g, b));
-      followCursor();
+      if (regrid) followCursor(true);
       setOverflow(pan.maxX > 0 || pan.maxY > 0);
     };
-    /** Keeps the cursor in view when it moves out of the window (as tmux does), unless history is shown. */
-    const followCursor = () => {
+    /**
+     * Keeps the cursor in view when it moves out of the window (as tmux does), unless history is shown. Only a
+     * cursor that moved (or a new grid) moves the window: where the user panned to stays put otherwise.
+     */
+    let followed = '';
+    const followCursor = (force = false) => {
       const buf = term.buffer.active;
+      const at = `${buf.cursorX},${buf.cursorY}`;
+      if (at === followed && !force) return;
+      followed = at;
       if (pan.maxX === 0 && pan.maxY === 0) return;
       if (buf.viewportY < buf.baseY) return;
       const g = grid();
@@ -196,12 +208,18 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       applyPan(follow(pan, { left: buf.cursorX * w, top: buf.cursorY * h, width: w, height: h }, box()));
     };
     let layoutFrame = 0;
-    const relayoutSoon = () => {
+    let regridPending = false;
+    const relayoutSoon = (regrid = false) => {
+      regridPending ||= regrid;
       cancelAnimationFrame(layoutFrame);
-      layoutFrame = requestAnimationFrame(relayout);
+      layoutFrame = requestAnimationFrame(() => {
+        const r = regridPending;
+        regridPending = false;
+        relayout(r);
+      });
     };
-    const onResized = term.onResize(relayoutSoon);
-    const onCursor = term.onCursorMove(followCursor);
+    const onResized = term.onResize(() => relayoutSoon(true));
+    const onCursor = term.onCursorMove(() => followCursor());
 
     const link = conn.attach(
       sessionId,
@@ -219,7 +237,7 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
           term.write(s.data, () => {
             setPainted(true);
             setSnapshots((n) => n + 1);
-            relayoutSoon();
+            relayoutSoon(true);
           });
         },
         onOutput: (bytes) => term.write(bytes),
@@ -482,8 +500,7 @@ const HOST_PADDING_X = 4;
  * dimensions): the device cell, the pixel ratio, and the host's box less the scrollbar.
  */
 function screenMetrics(term: Terminal, host: HTMLElement): ScreenMetrics | null {
-  const core = (term as unknown as { _core?: { _renderService?: { dimensions?: RenderDimensions } } })._core;
-  const dims = core?._renderService?.dimensions;
+  const dims = renderDimensions(term);
   if (!dims || dims.device.cell.width === 0 || dims.device.cell.height === 0) return null;
   const style = getComputedStyle(host);
   const scrollbar = term.options.scrollback === 0 ? 0 : (term.options.overviewRuler?.width ?? 14);
@@ -498,6 +515,13 @@ function screenMetrics(term: Terminal, host: HTMLElement): ScreenMetrics | null 
 
 interface RenderDimensions {
   readonly device: { readonly cell: { readonly width: number; readonly height: number } };
+  readonly css: { readonly canvas: { readonly width: number; readonly height: number } };
+}
+
+/** xterm's render dimensions (not public API; the fit addon reads the same object). */
+function renderDimensions(term: Terminal): RenderDimensions | undefined {
+  return (term as unknown as { _core?: { _renderService?: { dimensions?: RenderDimensions } } })._core
+    ?._renderService?.dimensions;
 }
 
 /** The line under the header while this phone does not hold the size, or the grid does not fit. */
