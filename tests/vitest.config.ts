@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     ...sharedTest,
     name: 'integration',
-    include: ['integration/**/*.test.ts', 'fuzz/**/*.test.ts'],
+    include: ['integration/**/*.test.ts', 'fuzz/**/*.test.ts', 'agents/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...SOLO_FILES],
     fileParallelism: true,
   },

@@ -32,6 +32,7 @@ const HELP_COMMANDS = [
   'status',
   'daemon',
   'install-service',
+  'restart-service',
   'uninstall-service',
 ];
 

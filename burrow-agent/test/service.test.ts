@@ -2,12 +2,27 @@
  * install-service / uninstall-service: file contents for systemd and launchd, idempotency, and clear words
  * when there is no user systemd. A fake service-manager runner records calls; the real systemd is never touched.
  */
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isCheckout, isNewerVersion, PROGRAM_ROOT, versionOnDisk } from '../src/program/program.js';
 import { launchAgentPlist, systemdUnit } from '../src/service/service-files.js';
-import { installService, type ServiceEnv, uninstallService } from '../src/service/service-install.js';
+import {
+  installService,
+  restartService,
+  type ServiceEnv,
+  uninstallService,
+} from '../src/service/service-install.js';
+import { resolveServiceTarget, stableNodePath, stableScriptPath } from '../src/service/service-target.js';
 
 const target = { node: '/usr/bin/node', script: '/opt/burrow/bin/burrow.js', stateDir: null };
 
@@ -98,5 +113,119 @@ describe('launchd LaunchAgent', () => {
   it('refuses other platforms with words', () => {
     const { env } = fakeEnv('win32', true);
     expect(() => installService(target, env)).toThrow(/Linux \(systemd\) and macOS/);
+  });
+});
+
+describe('restart-service', () => {
+  it('on Linux reloads the units, then restarts burrow.service', () => {
+    const { env, calls } = fakeEnv('linux', true);
+    expect(restartService(env)).toMatchObject({ restarted: false });
+    expect(restartService(env).notes.join('\n')).toMatch(/run `burrow install-service` first/);
+    expect(calls).toEqual([]);
+    installService(target, env);
+    calls.length = 0;
+    expect(restartService(env)).toMatchObject({ restarted: true, notes: ['restarted burrow.service'] });
+    expect(calls).toEqual(['systemctl --user daemon-reload', 'systemctl --user restart burrow.service']);
+  });
+
+  it('without a user systemd says nothing runs under the service', () => {
+    const { env } = fakeEnv('linux', false);
+    installService(target, env);
+    const r = restartService(env);
+    expect(r.restarted).toBe(false);
+    expect(r.notes.join(' ')).toMatch(/user systemd is not usable here.*start it again/);
+  });
+
+  it('on macOS kickstarts the LaunchAgent (-k kills the running one first)', () => {
+    const { env, calls } = fakeEnv('darwin', true);
+    installService(target, env);
+    calls.length = 0;
+    expect(restartService(env).restarted).toBe(true);
+    expect(calls).toEqual([`launchctl kickstart -k gui/${process.getuid?.() ?? 0}/dev.burrow.agent`]);
+  });
+});
+
+/** A fake install: a versioned real Node and a package, reached through links as package managers make them. */
+function fakeInstall() {
+  const root = mkdtempSync(join(tmpdir(), 'bsvc-paths-'));
+  const cellar = join(root, 'Cellar', 'node', '22.3.0', 'bin');
+  const pkg = join(root, 'prefix', 'lib', 'node_modules', 'burrow-terminal');
+  const binDir = join(root, 'prefix', 'bin');
+  for (const dir of [cellar, join(pkg, 'bin'), binDir, join(root, 'other')])
+    mkdirSync(dir, { recursive: true });
+  writeFileSync(join(cellar, 'node'), '');
+  writeFileSync(join(root, 'other', 'node'), '');
+  writeFileSync(join(pkg, 'bin', 'burrow.js'), '');
+  symlinkSync(join(cellar, 'node'), join(binDir, 'node'));
+  symlinkSync('../lib/node_modules/burrow-terminal/bin/burrow.js', join(binDir, 'burrow'));
+  return { root, cellar, pkg, binDir };
+}
+
+describe('what the service runs', () => {
+  it('runs node by the PATH link that points at this node, not by its versioned real path', () => {
+    const f = fakeInstall();
+    const execPath = join(f.cellar, 'node');
+    // A different node earlier on PATH is not this one; the versioned dir itself is only a fallback.
+    const PATH = [join(f.root, 'other'), f.cellar, f.binDir, 'relative/dir'].join(':');
+    expect(stableNodePath(execPath, PATH)).toBe(join(f.binDir, 'node'));
+    expect(stableNodePath(execPath, [join(f.root, 'other'), f.cellar].join(':'))).toBe(execPath);
+    expect(stableNodePath(execPath, undefined)).toBe(execPath);
+  });
+
+  it("runs burrow by the link the user ran (npm's <prefix>/bin/burrow), else by the package's own bin", () => {
+    const f = fakeInstall();
+    const bin = join(f.pkg, 'bin', 'burrow.js');
+    expect(stableScriptPath(join(f.binDir, 'burrow'), '/', bin)).toBe(join(f.binDir, 'burrow'));
+    expect(stableScriptPath('burrow', f.binDir, bin)).toBe(join(f.binDir, 'burrow'));
+    expect(stableScriptPath(bin, '/', bin)).toBe(bin);
+    // A link to something else, or no argv[1], is not taken.
+    expect(stableScriptPath(join(f.root, 'other', 'node'), '/', bin)).toBe(bin);
+    expect(stableScriptPath(undefined, '/', bin)).toBe(bin);
+  });
+
+  it("warns when the unit would point into a checkout or npx's cache, and not for an installed package", () => {
+    const f = fakeInstall();
+    const base = {
+      execPath: join(f.cellar, 'node'),
+      argv1: join(f.binDir, 'burrow'),
+      cwd: '/',
+      PATH: f.binDir,
+      root: f.pkg,
+      bin: join(f.pkg, 'bin', 'burrow.js'),
+      checkout: false,
+      stateDir: null,
+    };
+    const installed = resolveServiceTarget(base);
+    expect(installed).toEqual({
+      target: { node: join(f.binDir, 'node'), script: join(f.binDir, 'burrow'), stateDir: null },
+      warnings: [],
+    });
+    expect(resolveServiceTarget({ ...base, checkout: true }).warnings.join(' ')).toMatch(
+      /development checkout .*\(README "Install"\)/,
+    );
+    const npx = join(f.root, '_npx', 'abc', 'node_modules', 'burrow-terminal', 'bin', 'burrow.js');
+    const r = resolveServiceTarget({ ...base, argv1: undefined, bin: npx });
+    expect(r.warnings.join(' ')).toMatch(/npx's cache.*npm install -g/);
+  });
+});
+
+describe('the program', () => {
+  it('knows its root, version and that this is a checkout', () => {
+    expect(versionOnDisk()).toBe(
+      JSON.parse(readFileSync(join(PROGRAM_ROOT, 'package.json'), 'utf8')).version,
+    );
+    expect(isCheckout()).toBe(true);
+    expect(versionOnDisk(join(PROGRAM_ROOT, 'no-such-dir'))).toBeNull();
+  });
+
+  it('orders versions as semver does, pre-releases included', () => {
+    expect(isNewerVersion('0.2.0', '0.1.0')).toBe(true);
+    expect(isNewerVersion('0.1.0-test.2', '0.1.0-test.1')).toBe(true);
+    expect(isNewerVersion('0.1.0', '0.1.0-rc.1')).toBe(true);
+    expect(isNewerVersion('0.1.0-rc.1', '0.1.0')).toBe(false);
+    expect(isNewerVersion('0.1.0', '0.1.0')).toBe(false);
+    expect(isNewerVersion(null, '0.1.0')).toBe(false);
+    expect(isNewerVersion('garbage', '0.1.0')).toBe(false);
+    expect(isNewerVersion('0.2.0', 'unknown')).toBe(false);
   });
 });

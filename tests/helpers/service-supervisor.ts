@@ -165,6 +165,11 @@ export function shouldRestart(
   }
 }
 
+/** How the stand-in starts ExecStart=; `wrap` runs it under another command (a sandbox, as a drop-in would). */
+export interface SupervisorOptions {
+  readonly wrap?: (argv: readonly string[]) => string[];
+}
+
 export interface RestartRecord {
   readonly exitedAt: number;
   readonly code: number | null;
@@ -188,14 +193,27 @@ export class ServiceSupervisor {
   private constructor(
     readonly unit: SystemdService,
     readonly env: NodeJS.ProcessEnv,
+    readonly options: SupervisorOptions,
   ) {
     this.#child = this.#spawn();
   }
 
   /** Starts the unit at `unitPath` ("systemctl start"), with the user manager's base environment. */
-  static async start(unitPath: string, base: NodeJS.ProcessEnv): Promise<ServiceSupervisor> {
-    const unit = parseSystemdUnit(readFileSync(unitPath, 'utf8'));
-    const sup = new ServiceSupervisor(unit, { ...base, ...unit.environment });
+  static async start(
+    unitPath: string,
+    base: NodeJS.ProcessEnv,
+    options: SupervisorOptions = {},
+  ): Promise<ServiceSupervisor> {
+    return ServiceSupervisor.startUnit(parseSystemdUnit(readFileSync(unitPath, 'utf8')), base, options);
+  }
+
+  /** Starts an already parsed unit (the stand-in systemctl keeps the one loaded at its last daemon-reload). */
+  static async startUnit(
+    unit: SystemdService,
+    base: NodeJS.ProcessEnv,
+    options: SupervisorOptions = {},
+  ): Promise<ServiceSupervisor> {
+    const sup = new ServiceSupervisor(unit, { ...base, ...unit.environment }, options);
     await sup.waitUntilListening();
     return sup;
   }
@@ -246,8 +264,9 @@ export class ServiceSupervisor {
   }
 
   #spawn(): ChildProcess {
-    const [file, ...args] = this.unit.execStart;
-    if (file === undefined) throw new RangeError('empty ExecStart=');
+    if (this.unit.execStart.length === 0) throw new RangeError('empty ExecStart=');
+    const [file, ...args] = this.options.wrap?.(this.unit.execStart) ?? this.unit.execStart;
+    if (file === undefined) throw new RangeError('the wrapper returned no command');
     this.#log = '';
     const child = spawn(file, args, { env: this.env, stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr!.on('data', (d: Buffer) => {

@@ -3,14 +3,12 @@
  * help text, and whether it prints data (then it takes --json). The remote verbs live in remote-commands.ts,
  * the attention verbs in attention-commands.ts, `setup` in setup-claude/.
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ParseArgsConfig } from 'node:util';
 import type { StatusResult } from '../control/control-messages.js';
 import { DaemonRunningError } from '../control/control-server.js';
 import { type DaemonStatus, startDaemon } from '../daemon/daemon.js';
 import { stderrLogger } from '../daemon/logger.js';
-import { installService, realRunner, uninstallService } from '../service/service-install.js';
+import { AGENT_VERSION, isNewerVersion, PROGRAM_ROOT } from '../program/program.js';
 import type { SessionInfo } from '../session/session.js';
 import { setupCommand } from '../setup-claude/setup-command.js';
 import type { StorageHealthView } from '../state/storage-health.js';
@@ -21,6 +19,7 @@ import { asCliError, connectDaemon, NOT_RUNNING_MESSAGE, stateDirOf } from './da
 import { CliError, ExitCode } from './exit-codes.js';
 import { printable, printableJson } from './printable.js';
 import { REMOTE_COMMANDS } from './remote-commands.js';
+import { SERVICE_COMMANDS } from './service-commands.js';
 
 export interface CliIo {
   readonly stdin: NodeJS.ReadStream;
@@ -163,24 +162,45 @@ function storageLines(h: StorageHealthView): string[] {
   return [`storage:    PROBLEM${since}: ${h.text}`, `            what to do: ${h.advice}`];
 }
 
+/** A newer Burrow installed than the daemon runs: its own package on disk (upgraded under it), or this CLI. */
+interface UpgradeWaiting {
+  readonly installed: string;
+  readonly root: string;
+  readonly running: string;
+}
+
+function upgradeWaiting(s: StatusResult & Partial<Pick<DaemonStatus, 'program'>>): UpgradeWaiting | null {
+  const onDisk = s.program?.installedVersion ?? null;
+  if (s.program !== undefined && onDisk !== null && isNewerVersion(onDisk, s.version))
+    return { installed: onDisk, root: s.program.root, running: s.version };
+  if (isNewerVersion(AGENT_VERSION, s.version))
+    return { installed: AGENT_VERSION, root: PROGRAM_ROOT, running: s.version };
+  return null;
+}
+
+function runningSessions(n: number): string {
+  return n === 1 ? 'the 1 running session' : `the ${n} running sessions`;
+}
+
+/** `program:` (where the daemon runs from), the upgrade warning, and this CLI when it is another program. */
+function programLines(s: StatusResult & Partial<Pick<DaemonStatus, 'program'>>, up: UpgradeWaiting | null) {
+  const lines = s.program === undefined ? [] : [`program:    ${s.program.root}`];
+  if (up !== null)
+    lines.push(
+      `upgrade:    WARNING: ${up.installed} is installed (${up.root}) but the daemon still runs ${up.running};`,
+      `            \`burrow restart-service\` runs it (${runningSessions(s.sessions.running)} end with the old daemon)`,
+    );
+  else if (s.version !== AGENT_VERSION || (s.program !== undefined && s.program.root !== PROGRAM_ROOT))
+    lines.push(`this CLI:   ${AGENT_VERSION} from ${PROGRAM_ROOT}`);
+  return lines;
+}
+
 function duration(ms: number): string {
   const s = Math.floor(ms / 1000);
   const d = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
   return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s % 60}s` : `${s}s`;
-}
-
-function serviceTarget(env: NodeJS.ProcessEnv) {
-  const script = realpathSync(fileURLToPath(new URL('../../bin/burrow.js', import.meta.url)));
-  return { node: process.execPath, script, stateDir: env.BURROW_STATE_DIR ? env.BURROW_STATE_DIR : null };
-}
-
-function serviceEnv(env: NodeJS.ProcessEnv) {
-  const home = env.HOME;
-  if (home === undefined || home === '')
-    throw new CliError(ExitCode.Failure, 'HOME is not set; cannot find the service directory');
-  return { platform: process.platform, HOME: home, XDG_CONFIG_HOME: env.XDG_CONFIG_HOME, run: realRunner };
 }
 
 export const COMMANDS: readonly Command[] = [
@@ -323,12 +343,15 @@ export const COMMANDS: readonly Command[] = [
     name: 'status',
     summary: 'is the daemon running, and how is it',
     usage: 'burrow status [--json]',
-    details: 'Exit code 3 when the daemon is not running.',
+    details:
+      'Says which version the daemon runs and from where, and warns when a newer Burrow is installed than the\n' +
+      'daemon runs (after `npm install -g`; `burrow restart-service` switches). --json: `upgrade` is then\n' +
+      '{installed, root, running}, else null; `cli` is this burrow. Exit code 3 when the daemon is not running.',
     options: { ...json },
     positionals: [0, 0],
     async run(inv) {
-      // `storage` is absent only from a daemon older than this CLI.
-      let s: StatusResult & Partial<Pick<DaemonStatus, 'storage'>>;
+      // `storage` and `program` are absent only from a daemon older than this CLI.
+      let s: StatusResult & Partial<Pick<DaemonStatus, 'storage' | 'program'>>;
       try {
         s = (await call(inv, (c) => c.request('status', {}))) as typeof s;
       } catch (err) {
@@ -339,14 +362,17 @@ export const COMMANDS: readonly Command[] = [
         }
         throw e;
       }
+      const upgrade = upgradeWaiting(s);
       if (inv.values.json) {
-        out(inv, printableJson({ running: true, ...s }));
+        const cli = { version: AGENT_VERSION, root: PROGRAM_ROOT };
+        out(inv, printableJson({ running: true, ...s, cli, upgrade }));
         return ExitCode.Ok;
       }
       out(
         inv,
         [
           `daemon:     running (pid ${s.pid}, up ${duration(s.uptimeMs)}, version ${s.version})`,
+          ...programLines(s, upgrade),
           `state:      ${s.stateDir}`,
           ...(s.storage === undefined ? [] : storageLines(s.storage)),
           `sessions:   ${s.sessions.running} running, ${s.sessions.exited} exited`,
@@ -363,40 +389,7 @@ export const COMMANDS: readonly Command[] = [
       return ExitCode.Ok;
     },
   },
-  {
-    name: 'install-service',
-    summary: 'start the daemon at login (systemd user unit / launchd LaunchAgent)',
-    usage: 'burrow install-service [--json]',
-    options: { ...json },
-    positionals: [0, 0],
-    async run(inv) {
-      let r: ReturnType<typeof installService>;
-      try {
-        r = installService(serviceTarget(inv.io.env), serviceEnv(inv.io.env));
-      } catch (err) {
-        throw asCliError(err);
-      }
-      out(inv, inv.values.json ? JSON.stringify(r) : [`${r.file} ${r.path}`, ...r.notes].join('\n'));
-      return r.activated ? ExitCode.Ok : ExitCode.Failure;
-    },
-  },
-  {
-    name: 'uninstall-service',
-    summary: 'stop starting the daemon at login',
-    usage: 'burrow uninstall-service [--json]',
-    options: { ...json },
-    positionals: [0, 0],
-    async run(inv) {
-      let r: ReturnType<typeof uninstallService>;
-      try {
-        r = uninstallService(serviceEnv(inv.io.env));
-      } catch (err) {
-        throw asCliError(err);
-      }
-      out(inv, inv.values.json ? JSON.stringify(r) : r.notes.join('\n'));
-      return ExitCode.Ok;
-    },
-  },
+  ...SERVICE_COMMANDS,
   ...REMOTE_COMMANDS,
   ...ATTENTION_COMMANDS,
   setupCommand,

@@ -5,7 +5,6 @@
  * session roster (sessions.json keeps the list for the next start), the attention host (flushes attention.json,
  * cancels awaits), then hooks registered by callers, then end every PTY.
  */
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isValidWatchRule } from '../attention/watch-rules.js';
 import { AttentionHost } from '../attention-host/index.js';
@@ -13,6 +12,7 @@ import type { StatusResult } from '../control/control-messages.js';
 import { controlSocketPath } from '../control/control-paths.js';
 import { assertNoDaemonOn, ControlServer } from '../control/control-server.js';
 import { loadOrCreateControlToken } from '../control/control-token.js';
+import { AGENT_VERSION, PROGRAM_ROOT, versionOnDisk } from '../program/program.js';
 import type { PushReason } from '../push/push-payload.js';
 import { RemoteService } from '../remote/remote-service.js';
 import { setScreenWorkerLog } from '../screen/worker-screen-host.js';
@@ -32,8 +32,15 @@ export interface DaemonOptions {
   readonly now?: () => number;
 }
 
-/** `burrow status`: the control protocol's StatusResult plus whether the state directory is writable. */
-export type DaemonStatus = StatusResult & { readonly storage: StorageHealthView };
+/**
+ * `burrow status`: the control protocol's StatusResult plus whether the state directory is writable and which
+ * program runs: its root and the version installed there now (newer than `version` after an upgrade on disk
+ * that this daemon has not been restarted for; null when its package.json is gone).
+ */
+export type DaemonStatus = StatusResult & {
+  readonly storage: StorageHealthView;
+  readonly program: { readonly root: string; readonly installedVersion: string | null };
+};
 
 export interface RunningDaemon {
   readonly registry: SessionRegistry;
@@ -48,18 +55,8 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-export const AGENT_VERSION: string = readVersion();
-
-function readVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: unknown;
-    };
-    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
+/** The version this daemon runs (program/program.ts), re-exported for the CLI. */
+export { AGENT_VERSION };
 
 export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
   const now = opts.now ?? Date.now;
@@ -153,6 +150,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       devices: { paired: devices.length, connected: devices.filter((d) => d.connected).length },
       push: { last: service.push.last, warnings: service.push.warnings },
       storage: storage.view(),
+      program: { root: PROGRAM_ROOT, installedVersion: versionOnDisk() },
     };
   };
   const control = new ControlServer({

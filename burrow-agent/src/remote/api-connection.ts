@@ -19,6 +19,7 @@ import {
   ProtocolError,
   type SessionEntry,
 } from '@burrow/protocol';
+import { AGENT_VERSION } from '../program/program.js';
 import { refilledSnapshot } from '../screen/refill.js';
 import type { SessionActivity } from '../session/activity.js';
 import type { Session } from '../session/session.js';
@@ -28,7 +29,6 @@ import type { AttentionPort } from './attention-port.js';
 import { directoryEntry } from './directory-entry.js';
 import type { RemoteSettingsPort } from './remote-settings-port.js';
 
-export const AGENT_VERSION = '0.1.0';
 /**
  * While the link is backed up, how often to check whether it drained (ms). Short: at tens of MB/s the
  * 768 KiB between "behind" and "drained" empties in ~15 ms, so a long poll leaves the viewer idle most of the

@@ -1,15 +1,17 @@
 /**
  * The Pocket build this Burrow vouches for (protocol/SPEC.md "Pocket build", R-B-BUILD-1): the manifest Pocket's
  * build wrote next to its files (`pocket-build.json`, R-BUILD-1), read once at start from the Pocket package this
- * Burrow was released with — the same checkout or install, never the relay. Phones get its files over Noise
+ * Burrow was released with — the same checkout or install, never the relay. The installable package carries its
+ * copy as `pocket-build.json` beside its package.json (burrow-agent/packaging/pack.ts). Phones get its files over Noise
  * after `directory`; Pocket compares them with what its service worker serves (R-BUILD-2).
  *
  * Without a manifest (a checkout where Pocket was never built) the Burrow vouches for nothing and says so: every
  * Pocket then shows its warning and sends no input, which is the safe side.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { type BuildFile, buildListing, decodePocketBuildManifest, ProtocolError } from '@burrow/protocol';
 
 /** Where the manifest is found: the Pocket workspace package's export (pocket-pwa/package.json). */
@@ -24,8 +26,12 @@ export function buildIdOf(files: readonly BuildFile[]): string {
   return createHash('sha256').update(buildListing(files), 'utf8').digest('hex');
 }
 
+/** The installed package's copy of the manifest (absent in a checkout). */
+export const PACKAGED_MANIFEST_PATH = fileURLToPath(new URL('../../pocket-build.json', import.meta.url));
+
 /** The manifest's path as this install resolves it, or null when the Pocket package is not there. */
 export function defaultManifestPath(): string | null {
+  if (existsSync(PACKAGED_MANIFEST_PATH)) return PACKAGED_MANIFEST_PATH;
   try {
     return createRequire(import.meta.url).resolve(POCKET_BUILD_MANIFEST_SPECIFIER);
   } catch {

@@ -1,6 +1,6 @@
 /**
- * `burrow install-service` / `uninstall-service`: write (or remove) the per-user service file, then ask the
- * service manager to load it when one is usable. Idempotent: installing twice leaves one identical file.
+ * `burrow install-service` / `uninstall-service` / `restart-service`: write (or remove) the per-user service
+ * file, then ask the service manager to load it when one is usable; restart it after an upgrade. Idempotent: installing twice leaves one identical file.
  * Without a usable user systemd (containers, WSL without systemd) the file is still written and the result
  * says in words what to run by hand.
  */
@@ -111,4 +111,58 @@ export function uninstallService(env: ServiceEnv): ServiceResult {
   }
   notes.push(present ? `removed ${path}` : `no service file at ${path}; nothing to remove`);
   return { path, file: present ? 'removed' : 'absent', activated, notes };
+}
+
+export interface RestartResult {
+  readonly path: string;
+  /** Whether the service manager restarted the service. */
+  readonly restarted: boolean;
+  readonly notes: readonly string[];
+}
+
+/**
+ * Restarts the service so it runs the program installed now (after `npm install -g` of a newer Burrow): on
+ * Linux `daemon-reload` first, so a unit `install-service` rewrote is the one started, then `restart` (stop
+ * with KillSignal=, wait, start); on macOS `launchctl kickstart -k`. The daemon's running sessions end.
+ */
+export function restartService(env: ServiceEnv): RestartResult {
+  const path = servicePath(env);
+  if (!existsSync(path))
+    return {
+      path,
+      restarted: false,
+      notes: [`no service file at ${path}: run \`burrow install-service\` first`],
+    };
+  if (env.platform === 'linux') {
+    const reload = env.run('systemctl', ['--user', 'daemon-reload']);
+    if (!reload.ok)
+      return {
+        path,
+        restarted: false,
+        notes: [
+          `user systemd is not usable here (${reload.output || 'systemctl failed'}): nothing runs under the service;`,
+          'stop the daemon you started (Ctrl-C or SIGTERM to `burrow daemon`) and start it again.',
+        ],
+      };
+    const restart = env.run('systemctl', ['--user', 'restart', SYSTEMD_UNIT_NAME]);
+    return {
+      path,
+      restarted: restart.ok,
+      notes: [
+        restart.ok
+          ? `restarted ${SYSTEMD_UNIT_NAME}`
+          : `\`systemctl --user restart ${SYSTEMD_UNIT_NAME}\` failed: ${restart.output}`,
+      ],
+    };
+  }
+  const kick = env.run('launchctl', ['kickstart', '-k', `gui/${process.getuid?.() ?? 0}/${LAUNCHD_LABEL}`]);
+  return {
+    path,
+    restarted: kick.ok,
+    notes: [
+      kick.ok
+        ? `restarted ${LAUNCHD_LABEL}`
+        : `launchctl kickstart failed (${kick.output}); \`burrow install-service\` loads the LaunchAgent again`,
+    ],
+  };
 }
