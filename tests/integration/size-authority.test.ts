@@ -62,7 +62,10 @@ const tmux = (...args: string[]) =>
 
 /** What the desk's pane shows, row by row (tmux capture-pane), right-trimmed. */
 const pane = () =>
-  tmux('capture-pane', '-p', '-t', 'desk').stdout.split('\n').slice(0, DESK.rows).map((l) => l.trimEnd());
+  tmux('capture-pane', '-p', '-t', 'desk')
+    .stdout.split('\n')
+    .slice(0, DESK.rows)
+    .map((l) => l.trimEnd());
 
 async function paneShows(expected: string[], what: string) {
   let last: string[] = [];
