@@ -97,7 +97,14 @@ describe('burrow attach in a real terminal', () => {
     });
     const exited = new Promise<number>((r) => term.onExit(({ exitCode }) => r(exitCode)));
     // The option wins over the environment, and the hint names it.
-    await until('the hint', () => out.includes(`[burrow: attached to ${id}; detach with Ctrl-A d]`), 15_000);
+    await until(
+      'the hint',
+      () =>
+        out.includes(
+          `[burrow: attached to ${id}; detach with Ctrl-A d, fit it to this terminal with Ctrl-A f]`,
+        ),
+      15_000,
+    );
     await until('attached', () => out.includes('\x1b[?1004h'), 15_000);
     // Ctrl-B d is just typing now (tmux's prefix passes through): bash moves back one character and inserts
     // the d, and nothing detaches.

@@ -70,6 +70,7 @@ describe('the bundles', () => {
       '@noble/curves',
       '@noble/hashes',
       '@xterm/addon-serialize',
+      '@xterm/addon-unicode11',
       '@xterm/headless',
       'qrcode',
       'semver',

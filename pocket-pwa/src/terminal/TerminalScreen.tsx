@@ -306,12 +306,13 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
         drag.axis = Math.abs(dx) > Math.abs(dy) ? 'x' : 'y';
       }
       const r = drag.axis === 'x' ? panBy(pan, dx, 0, false) : panBy(pan, 0, dy, scrolledBack());
-      const took = drag.axis === 'x' ? r.pan.x !== pan.x : r.restY !== dy;
       drag.x = t.clientX;
       drag.y = t.clientY;
       if (drag.axis === 'x' && pan.maxX === 0) return;
       applyPan(r.pan);
-      if (took || drag.axis === 'x') {
+      // Sideways is all the pan's. Vertically the pan keeps the move only when it took all of it: what is left
+      // at the screen's edge goes on to xterm's scrolling in the same move, so a drag never stalls at the edge.
+      if (drag.axis === 'x' || (r.restY === 0 && dy !== 0)) {
         e.preventDefault();
         e.stopPropagation();
       }
@@ -321,8 +322,9 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       const dx = e.shiftKey && e.deltaX === 0 ? e.deltaY : e.deltaX;
       const dy = e.shiftKey ? 0 : e.deltaY;
       const r = panBy(pan, -dx, -dy, scrolledBack());
-      const took = r.pan.x !== pan.x || r.restY !== -dy;
       applyPan(r.pan);
+      // As for drags: a turn the pan took whole stops here; one it took part of (or none) goes on to xterm.
+      const took = dy === 0 ? dx !== 0 && pan.maxX > 0 : r.restY === 0;
       if (took) {
         e.preventDefault();
         e.stopPropagation();
