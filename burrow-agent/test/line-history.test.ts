@@ -98,10 +98,27 @@ describe('ScreenModel hibernation', { timeout: 30_000 }, () => {
     m.dispose();
   });
 
-  it('keeps a model showing the alternate screen live', async () => {
+  it('parks a model showing the alternate screen too (the restore string carries it)', async () => {
     const m = new ScreenModel(40, 10);
     m.write(Buffer.from('\x1b[?1049hfull screen'));
+    const before = await m.snapshot();
+    expect(await m.hibernate()).toBe(true);
+    m.write(Buffer.from('!'));
+    const t = await replay((await m.snapshot()).data, 40, 10);
+    expect(t.buffer.active.type).toBe('alternate');
+    expect(screenLines(t)[0]).toBe('full screen!');
+    expect(before.offset).toBe(19);
+    m.dispose();
+  });
+
+  it('does not park inside an escape sequence or a UTF-8 character', async () => {
+    const m = new ScreenModel(40, 10);
+    m.write(Buffer.from('\x1b[3'));
     expect(await m.hibernate()).toBe(false);
+    m.write(Buffer.from('1mred\xe2', 'latin1'));
+    expect(await m.hibernate()).toBe(false);
+    m.write(Buffer.from('\x9c\x85', 'latin1'));
+    expect(await m.hibernate()).toBe(true);
     m.dispose();
   });
 });

@@ -47,7 +47,10 @@ class TestClock {
   }
 }
 
+const logged: string[] = [];
+
 function setup() {
+  logged.length = 0;
   const activity: SessionActivity[] = [];
   const tap = new CollectingTap();
   const clock = new TestClock();
@@ -55,7 +58,10 @@ function setup() {
     now: clock.now,
     env: { PATH: process.env.PATH, HOME: testHome() },
     defaultShell: '/bin/bash',
-    log: quietLog,
+    log: (level, message) => {
+      logged.push(`${level}: ${message}`);
+      quietLog(level, message);
+    },
   });
   registry.addTap(tap);
   registry.subscribe((a) => activity.push(a));
@@ -359,6 +365,12 @@ describe('session', { timeout: 30_000 }, () => {
     expect(await s.maybeHibernate(Date.now())).toBe(false); // not quiet long enough
     const before = await s.snapshot();
     expect(await registry.sweep(Date.now() + 60_000)).toBe(1);
+    // Issue 22 item 3: the daemon says when it parks.
+    expect(logged.filter((l) => l.includes('screen model parked'))).toEqual([
+      expect.stringMatching(
+        new RegExp(`^info: session ${s.id}: screen model parked \\(quiet \\d+ s, no viewer\\)`),
+      ),
+    ]);
     const late = new RecordingViewer('late');
     const a2 = s.attach(late);
     await until('snapshot', () => late.events.length > 0);

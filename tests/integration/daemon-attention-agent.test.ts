@@ -161,7 +161,8 @@ describe.concurrent('issue 13 through the daemon', { timeout: TEST_MS }, () => {
     const script = `for i in $(seq 15); do echo $i; sleep .2; done; while [ ! -e ${gate} ]; do sleep .1; done; exit 3`;
     const r = await daemon.cli('new', '--name', 'b13', '--', 'sh', '-c', script);
     const id = r.stdout.trim();
-    expect(await row(id)).toMatchObject({ command: `sh -c '${script}'`, watchKey: 'sh', state: 'running' });
+    // The -c script keys like the line it runs: its last command (issue 23).
+    expect(await row(id)).toMatchObject({ command: `sh -c '${script}'`, watchKey: 'exit', state: 'running' });
     const awaiting = daemon.cli('await', 'b13', '--until', 'exit', '--json');
     await until(async () => (await row(id)).awaited, 'the await to park');
     // Past the 2 s grace window an idle await ends in: a running command holds it until it exits.

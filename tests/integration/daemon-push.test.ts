@@ -175,13 +175,17 @@ describe('the push path through a real daemon', () => {
 
   it('each device gets its own envelope, which only its own keys open', () => {
     expect(Buffer.from(envelopeA.envelope!).equals(Buffer.from(envelopeB.envelope!))).toBe(false);
+    for (const e of [envelopeA, envelopeB])
+      expect(Buffer.from(e.envelope!).toString('latin1')).not.toContain('second');
     const a = openPushEnvelope(envelopeA.envelope!, openerFor(phoneA.pairing));
     const b = openPushEnvelope(envelopeB.envelope!, openerFor(phoneB.pairing));
     for (const opened of [a, b]) {
+      // The body is the ring's detail at the deadline (issue 23): the OSC 777 that joined replaced the OSC 9's
+      // words (later text replaces the open ring's detail); only the sealed envelope carries them.
       expect(JSON.parse(new TextDecoder().decode(opened.payload))).toMatchObject({
         sessionId: ringId,
         label: 'ring-1',
-        body: 'Needs your attention',
+        body: 't: second',
       });
     }
     expect(() => openPushEnvelope(envelopeA.envelope!, openerFor(phoneB.pairing))).toThrow(PushEnvelopeError);

@@ -4,6 +4,7 @@
  * its effects, keeps ONE timer armed for engine.nextDeadline(), persists what may survive a restart, and is
  * the remote API's AttentionPort. See README.md for the contract with the daemon.
  */
+import { constants as osConstants } from 'node:os';
 import type { PresenceState, TodoAction } from '@burrow/protocol';
 import {
   type AlertSettings,
@@ -17,6 +18,7 @@ import {
 } from '../attention/index.js';
 import type { AttentionPort, PublicAttentionState } from '../remote/attention-port.js';
 import type { Logger, PtyGeneration, SessionActivity } from '../session/activity.js';
+import { SIGNAL_EXIT_BASE } from '../session/session.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { sessionCommandLine } from '../shell-integration/index.js';
 import { TerminalParser } from '../terminal/index.js';
@@ -25,13 +27,20 @@ import type { PersistedSession } from './attention-store.js';
 import { classifyInput } from './input-kind.js';
 import { type AwaitResult, newAwaitId, PendingAwaits } from './pending-awaits.js';
 import { publicEpisodeId, QUIET_PUBLIC_STATE, toPublicState } from './public-state.js';
+import { promptContext, readScreenText } from './screen-detail.js';
 
 /** Longest timer the host arms at once; a later deadline is simply re-armed when this one fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** A process killed by signal n exits with status 128 + n in POSIX shells' `$?`. */
-const SIGNAL_EXIT_BASE = 128;
 /** Characters of an unknown verb or id echoed in an error message. */
 const ECHO_CHARS = 40;
+/**
+ * Before reading a ring's words off the screen, wait until output has paused this long (the prompt that rang
+ * may still be drawing), but never longer than CONTEXT_MAX_WAIT_MS (an animating TUI never pauses).
+ */
+export const CONTEXT_QUIET_MS = 150;
+export const CONTEXT_MAX_WAIT_MS = 800;
+/** A due push waits at most this long for a screen read in flight, so its body has the words. */
+export const PUSH_CONTEXT_WAIT_MS = 2_000;
 
 export type PushDueHook = (sessionId: string, episodeId: string, view: SessionAlertView) => void;
 
@@ -70,6 +79,8 @@ export class AttentionHost implements AttentionPort {
   readonly #listeners = new Set<(sessionId: string) => void>();
   /** The latest window title per session (already sanitized and bounded by the parser). */
   readonly #titles = new Map<string, string>();
+  /** Per session, the screen read in flight for a ring's words (reads run one at a time, in order). */
+  readonly #contextReads = new Map<string, Promise<void>>();
   readonly #persistence: AttentionPersistence;
   /** Drawn once per daemon run; see publicEpisodeId. */
   readonly #bootTag: string;
@@ -163,6 +174,10 @@ export class AttentionHost implements AttentionPort {
 
   viewerGone(viewerId: string): void {
     this.#apply(this.#engine.viewerGone(viewerId));
+  }
+
+  activity(viewerId: string): void {
+    this.#apply(this.#engine.viewerActivity(viewerId));
   }
 
   /** A local client went away: its awaits resolve cancelled, any presence it reported is forgotten. */
@@ -299,7 +314,14 @@ export class AttentionHost implements AttentionPort {
         return;
       case 'input':
         if (this.#localViewers.has(a.viewerId)) this.#apply(this.#engine.viewerActivity(a.viewerId));
-        this.#apply(this.#engine.onInput(a.sessionId, classifyInput(a.data)));
+        // A line ended (Enter): what the program writes next answers it (a turn; attention README "Choices").
+        this.#apply(
+          this.#engine.onInput(
+            a.sessionId,
+            classifyInput(a.data),
+            a.data.includes(0x0d) || a.data.includes(0x0a),
+          ),
+        );
         return;
       case 'resize':
         this.#apply(this.#engine.sessionResized(a.sessionId));
@@ -327,9 +349,9 @@ export class AttentionHost implements AttentionPort {
         return;
       case 'exit': {
         // A signal reads as 128 + its number, as a shell reports a killed command's status (so an await on
-        // a killed `burrow new -- CMD` is a failure, never an unknown).
+        // a killed `burrow new -- CMD` is a failure, never an unknown), with the signal named (issue 23).
         const code = a.exitCode ?? (a.signal === null ? null : SIGNAL_EXIT_BASE + a.signal);
-        this.#apply(this.#engine.sessionExited(a.sessionId, code));
+        this.#apply(this.#engine.sessionExited(a.sessionId, code, signalName(a.signal)));
         return;
       }
       case 'remove':
@@ -372,10 +394,23 @@ export class AttentionHost implements AttentionPort {
         this.#persistence.schedule(() => this.#snapshotForDisk());
         return;
       case 'push-due': {
-        const view = this.#engine.view(e.sessionId);
-        if (view !== null) this.#onPushDue(e.sessionId, publicEpisodeId(this.#bootTag, e.episodeId), view);
+        // A screen read in flight for this ring finishes first (bounded), so the push carries its words.
+        const fire = () => {
+          const view = this.#engine.view(e.sessionId);
+          if (view !== null && !this.#disposed)
+            this.#onPushDue(e.sessionId, publicEpisodeId(this.#bootTag, e.episodeId), view);
+        };
+        const reading = this.#contextReads.get(e.sessionId);
+        if (reading === undefined) fire();
+        else {
+          const late = new Promise<void>((r) => setTimeout(r, PUSH_CONTEXT_WAIT_MS).unref());
+          void Promise.race([reading, late]).then(fire);
+        }
         return;
       }
+      case 'context-wanted':
+        this.#readContext(e.sessionId, e.episodeId);
+        return;
       case 'await-resolved':
         this.#awaits.resolve(e.realmId, e.awaitId, {
           cause: e.cause,
@@ -384,6 +419,38 @@ export class AttentionHost implements AttentionPort {
         });
         return;
     }
+  }
+
+  /**
+   * Reads the prompt-like lines around the cursor for a ring without words (issue 23; screen-detail.ts) and
+   * hands them to the engine. Reads of one session run in order, so the last describes the latest detail.
+   */
+  #readContext(sessionId: string, episodeId: number): void {
+    const previous = this.#contextReads.get(sessionId) ?? Promise.resolve();
+    const read = previous
+      .then(async () => {
+        const started = this.#now();
+        for (;;) {
+          const s = this.#liveSession(sessionId);
+          if (s === undefined || this.#disposed) return;
+          const last = s.info().lastOutputAt;
+          const quietFor = last === null ? CONTEXT_QUIET_MS : this.#now() - last;
+          if (quietFor >= CONTEXT_QUIET_MS || this.#now() - started >= CONTEXT_MAX_WAIT_MS) break;
+          await new Promise((r) => setTimeout(r, Math.max(10, CONTEXT_QUIET_MS - quietFor)));
+        }
+        const s = this.#liveSession(sessionId);
+        if (s === undefined || this.#disposed) return;
+        const text = promptContext(await readScreenText(await s.snapshot()));
+        if (text !== null && !this.#disposed)
+          this.#apply(this.#engine.ringContext(sessionId, episodeId, text));
+      })
+      .catch((err: unknown) => {
+        this.#log('warn', `attention: reading the screen of ${sessionId} failed: ${(err as Error).message}`);
+      });
+    this.#contextReads.set(sessionId, read);
+    void read.then(() => {
+      if (this.#contextReads.get(sessionId) === read) this.#contextReads.delete(sessionId);
+    });
   }
 
   #changed(sessionId: string): void {
@@ -429,9 +496,12 @@ export class AttentionHost implements AttentionPort {
         this.#log('warn', `attention: restored session ${entry.id} skipped: ${(err as Error).message}`);
         continue;
       }
-      // Seeded before any output and then exited: todo + notification only, so nothing re-rings.
+      // Seeded before any output and then exited: todo + notification only, so nothing re-rings — but a ring
+      // still owed its push (issue 23), which rings again as a new episode.
       this.#apply(this.#engine.sessionSpawned(entry.id, entry.alert));
-      this.#apply(this.#engine.sessionExited(entry.id, null));
+      this.#apply(
+        this.#engine.sessionExited(entry.id, entry.exitCode ?? null, signalName(entry.signal ?? null)),
+      );
     }
   }
 
@@ -445,17 +515,27 @@ export class AttentionHost implements AttentionPort {
     for (const info of this.#registry.list()) {
       const alert = this.#engine.serialize(info.id);
       if (alert === null || !alert.todo) continue;
+      // Ended before the daemon went: its exit stays with it (a running one dies with the daemon).
+      const ended = info.status === 'exited' && info.diedWithDaemon !== true;
       out.push({
         id: info.id,
         name: info.name,
         command: [...info.command],
         cwd: info.cwd,
         createdAt: Math.max(0, Math.round(info.createdAt)),
+        ...(ended ? { exitCode: info.exitCode, signal: info.signal } : {}),
         alert,
       });
     }
     return out;
   }
+}
+
+/** A signal's name (SIGTERM) from its number on this platform, or null. */
+export function signalName(signal: number | null): string | null {
+  if (signal === null) return null;
+  for (const [name, n] of Object.entries(osConstants.signals)) if (n === signal) return name;
+  return null;
 }
 
 /** 8 random base-36 characters for episode ids (not a secret; unique per daemon run). */

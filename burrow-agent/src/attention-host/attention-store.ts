@@ -34,6 +34,9 @@ const PersistedSessionSchema = v.strictObject({
   ),
   cwd: v.pipe(v.string(), v.maxLength(MAX_PERSISTED_CWD_CHARS)),
   createdAt: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** How it ended, if it had before the daemon went (issue 23: a restart keeps the exit code). */
+  exitCode: v.optional(v.nullable(v.pipe(v.number(), v.integer()))),
+  signal: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0)))),
   alert: v.unknown(),
 });
 

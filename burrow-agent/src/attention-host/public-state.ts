@@ -36,12 +36,22 @@ function bounded(text: string | null, max: number): string {
   return Array.from(text.replace(FORBIDDEN, ' ')).slice(0, max).join('');
 }
 
+/** Between a detail's own body and what the screen said (protocol R-DIR-7). */
+export const CONTEXT_SEPARATOR = ' — ';
+
+/**
+ * The notification as the directory (and the push body) shows it: what the screen said when it rang follows
+ * the detail's own body (issue 23: every ring says something useful; protocol R-DIR-7).
+ */
 export function publicNotification(n: ActivityNotification | null): Notification | null {
   if (n === null) return null;
+  const context = n.context ?? null;
+  const body =
+    context === null ? n.body : n.body === null ? context : `${n.body}${CONTEXT_SEPARATOR}${context}`;
   return {
     source: n.source === 'exit' ? 'command-exit' : n.source,
     title: bounded(n.title, MAX_NOTIFICATION_TITLE_CHARS),
-    body: bounded(n.body, MAX_NOTIFICATION_BODY_CHARS),
+    body: bounded(body, MAX_NOTIFICATION_BODY_CHARS),
   };
 }
 

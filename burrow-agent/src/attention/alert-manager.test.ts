@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHarness } from './harness.js';
+import { DEFAULT_ALERT_SETTINGS } from './settings.js';
 import { SETTLE_MS } from './timing.js';
 
 /** A watched `claude` that worked, then went quiet while nobody looked: a watching ring. */
@@ -105,12 +106,21 @@ describe('detail and TODO', () => {
     it(`persists an unacknowledged ${name} ring as the TODO a look would leave`, () => {
       const h = createHarness();
       raise(h);
+      // Its push went out (or was consumed): what persists is the TODO (issue 23: only a push still owed
+      // brings a ring back).
+      h.advance(DEFAULT_ALERT_SETTINGS.pushDelayMs);
       const detail = h.view().notification;
       expect(h.engine.serialize(h.sessionId)).toEqual({
         todo: true,
         notification: detail,
         status: 'ALERT_RINGING',
       });
+    });
+
+    it(`persists an unacknowledged ${name} ring whose push is still due as owed (issue 23)`, () => {
+      const h = createHarness();
+      raise(h);
+      expect(h.engine.serialize(h.sessionId)).toMatchObject({ todo: true, owed: true });
     });
   }
 
@@ -561,6 +571,7 @@ describe('persistence', () => {
   it("restores a pane's persisted TODO through its spawn, never re-ringing", () => {
     const h = createHarness();
     h.notify('remember me');
+    h.advance(DEFAULT_ALERT_SETTINGS.pushDelayMs); // its push went out
     const saved = h.engine.serialize(h.sessionId);
     const g = createHarness();
     g.engine.sessionSpawned(g.sessionId, JSON.parse(JSON.stringify(saved)));
@@ -568,6 +579,19 @@ describe('persistence', () => {
     expect(g.view().notification?.body).toBe('remember me');
     g.advance(60_000);
     expect(g.view().ringing).toBe(false);
+  });
+
+  it('restores a ring still owed its push as a ring, a new episode whose push goes out (issue 23)', () => {
+    const h = createHarness();
+    h.notify('owed');
+    const saved = JSON.parse(JSON.stringify(h.engine.serialize(h.sessionId)));
+    const g = createHarness();
+    g.engine.sessionSpawned(g.sessionId, saved);
+    expect(g.view()).toMatchObject({ ringing: true, todo: false, notification: { body: 'owed' } });
+    g.advance(DEFAULT_ALERT_SETTINGS.pushDelayMs);
+    expect(g.effects.filter((e) => e.type === 'push-due')).toHaveLength(1);
+    // A restored owed ring serializes again as owed only until its push went.
+    expect(g.engine.serialize(g.sessionId)).not.toHaveProperty('owed');
   });
 
   it('keeps a pane whose notification this build cannot read, seeding its TODO without the detail', () => {

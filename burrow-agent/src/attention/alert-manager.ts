@@ -4,6 +4,7 @@
  * the commandExitWatch, held and deferred completions, and the session's awaits. Pure: time is an argument,
  * deadlines are read with nextDeadline(), and every outward act is pushed onto an effect list.
  */
+import { capabilityReply } from '../terminal/capability-replies.js';
 import type { TerminalEvent } from '../terminal/events.js';
 import {
   type AwaitCause,
@@ -22,9 +23,13 @@ import {
   type ActivityNotification,
   BELL_NOTIFICATION,
   commandExitNotification,
+  programStatusNotification,
   progressNotification,
   richer,
+  titleNotification,
+  wantsContext,
   watchingNotification,
+  withContext,
 } from './notification.js';
 import type { PersistedAlert } from './persistence.js';
 import { ProgressCycle } from './progress-cycle.js';
@@ -33,6 +38,7 @@ import type { ReportKey } from './report-keys.js';
 import { type RaiseOrigin, type Ring, RingLatch, type RingSource } from './ring-latch.js';
 import type { AlertSettings } from './settings.js';
 import { ALERT_TIMING } from './timing.js';
+import { type TitlePhase, titlePhase } from './title-signals.js';
 import { commandWatchKey, MAX_COMMAND_LINE_CHARS } from './watch-key.js';
 
 export type SessionStatus =
@@ -89,7 +95,12 @@ export interface ManagerDeps {
 
 type Completion =
   | { readonly kind: 'settle' }
-  | { readonly kind: 'finish'; readonly command: CommandWatch; readonly exitCode: number | null }
+  | {
+      readonly kind: 'finish';
+      readonly command: CommandWatch;
+      readonly exitCode: number | null;
+      readonly signal: string | null;
+    }
   | { readonly kind: 'report'; readonly detail: ActivityNotification; readonly reportId: ReportKey };
 
 /** commandExitWatch: the foreground command, shared by WATCHING and command-exit (alert-spec). */
@@ -99,6 +110,26 @@ interface CommandWatch {
   seen: boolean;
   /** The session's own command (`burrow new -- CMD`), running from the spawn until the PTY exits. */
   readonly own: boolean;
+}
+
+/** Key of an OSC 7501 record in ReportKeys (report-keys.ts). */
+const statusKey = (id: string): string => `7501:${id}`;
+/** Key of a needs-you title in ReportKeys. */
+const TITLE_KEY = 'title:';
+/**
+ * How long after a submitted line the program's first output still counts as its answer (a model thinking in
+ * silence answers within this); later output is not taken as one.
+ */
+const TURN_REPLY_MS = 60_000;
+/** Output this close before a disengage means the session was producing output when its viewer left. */
+const PRODUCING_OUTPUT_MS = ALERT_TIMING.busyCandidateGap + ALERT_TIMING.busyConfirmGap;
+
+/**
+ * A program's own statement of its state (OSC 7501, an agent's title) is never a keystroke's echo: it is not
+ * dropped in the echo window (issue 23: a turn that ends within a second of the typed answer still rings).
+ */
+function programSaid(detail: ActivityNotification): boolean {
+  return detail.source === 'osc7501' || detail.source === 'title';
 }
 
 /** Only these reports wait for quiet under deferAlertsUntilQuiet; a text notification rings at once (issue 13). */
@@ -142,17 +173,60 @@ export class AlertManager {
   /** How the PTY ended (for awaits that arrive after), and whether that ended the session's own command. */
   #exit: CommandExit = NO_EXIT;
   #ownExited = false;
+  /** When output last arrived, echo and resize noise included (for "producing output when the viewer left"). */
+  #lastRawOutput = Number.NEGATIVE_INFINITY;
+  /** When the owner last submitted a line (Enter), until output past its echo window (then it is just output). */
+  #submittedAt: number | null = null;
+  /** The phase the foreground agent's title last signalled (title-signals.ts), reset at each command start. */
+  #titlePhase: TitlePhase | null = null;
+  /** The ring detail the screen was last asked to describe (takeContextRequest). */
+  #contextAskedFor: ActivityNotification | null = null;
 
   /**
    * `ownCommand`: the session runs this command line itself (`burrow new -- CMD`), so it is the foreground
    * command from the spawn — WATCHING, command-exit and awaits treat it as a command typed into an integrated
-   * shell, and the PTY's exit is its finish (issue 13). Null for a shell session.
+   * shell, and the PTY's exit is its finish (issue 13). Null for a shell session. The person who started it
+   * has seen it (issue 23): its exit rings by the command-exit rules when nobody looks.
    */
   constructor(deps: ManagerDeps, seed: PersistedAlert | null = null, ownCommand: string | null = null) {
     this.#deps = deps;
-    // A cold restore seeds only todo and its notification: never a ring, a progress cycle or an exit arm.
+    // A cold restore seeds only todo and its notification: never a ring, a progress cycle or an exit arm —
+    // except a ring still owed its push (restoreOwed).
     if (seed?.todo) this.#latch.setTodo(true, seed.notification);
-    if (ownCommand !== null) this.#command = commandWatch(ownCommand, false, true);
+    if (ownCommand !== null) this.#command = commandWatch(ownCommand, true, true);
+  }
+
+  /**
+   * A ring that was open when the daemon stopped, its push not yet sent (issue 23: restart keeps what was
+   * owed): it rings again as a new episode with its detail, so the push it owed goes out. A ring already
+   * pushed comes back as the TODO a look would leave (alert-spec Public State), never re-rung.
+   */
+  restoreOwed(notification: ActivityNotification, now: number): void {
+    const source: RingSource =
+      notification.source === 'exit' ? 'exit' : notification.source === 'watching' ? 'watching' : 'report';
+    this.#latch.setTodo(false, null);
+    this.#raise(source, notification, now, null, source === 'report' ? { reportId: null } : {});
+    this.#contextAskedFor = notification; // what the screen said then is kept; there is no screen now
+  }
+
+  /**
+   * The ring's detail wants words from the screen (notification.ts wantsContext) and has not been asked for
+   * yet: returns its episode once per detail, for the host to read the screen (issue 23). Else null.
+   */
+  takeContextRequest(): number | null {
+    const ring = this.#latch.ring;
+    if (ring === null || ring.detail === this.#contextAskedFor) return null;
+    this.#contextAskedFor = ring.detail;
+    return wantsContext(ring.detail) && !ring.detail.context ? ring.episodeId : null;
+  }
+
+  /** What the screen said for episode `episodeId` (host, screen-detail.ts); ignored once the ring moved on. */
+  setContext(episodeId: number, context: string): void {
+    const ring = this.#latch.ring;
+    if (ring === null || ring.episodeId !== episodeId || !wantsContext(ring.detail)) return;
+    if (ring.detail !== this.#contextAskedFor) return; // a newer detail replaced it: its own read follows
+    ring.detail = withContext(ring.detail, context);
+    this.#contextAskedFor = ring.detail;
   }
 
   // ---- public view ----
@@ -203,10 +277,14 @@ export class AlertManager {
     return this.#exited;
   }
 
-  /** What survives a restart: an unacknowledged ring persists as the TODO a look would leave. */
-  persisted(): PersistedAlert {
+  /**
+   * What survives a restart: an unacknowledged ring persists as the TODO a look would leave; `owed` (its push
+   * not yet sent, the engine knows) brings it back ringing (restoreOwed).
+   */
+  persisted(owed = false): PersistedAlert {
     const ring = this.#latch.ring;
-    if (ring) return { todo: true, notification: ring.detail, status: this.status };
+    if (ring)
+      return { todo: true, notification: ring.detail, status: this.status, ...(owed ? { owed } : {}) };
     return {
       todo: this.#latch.todo,
       notification: this.#latch.todo ? this.#latch.todoNotification : null,
@@ -230,7 +308,14 @@ export class AlertManager {
         return;
       }
       case 'notify-close':
-        this.#closeReport(ev.id);
+        this.#closeReports((id) => id === ev.id);
+        return;
+      case 'program-status':
+        this.#programStatus(ev, now, out);
+        return;
+      case 'capability-query':
+        // Burrow is the terminal that notifies: it answers for itself (capability-replies.ts, issue 23).
+        out.push({ type: 'pty-write', data: capabilityReply(ev.protocol, ev.id) });
         return;
       case 'progress': {
         const end = this.#progress.apply(ev.state, ev.value);
@@ -257,6 +342,7 @@ export class AlertManager {
         // A different command start clears the previous watch without ringing.
         this.#command = commandWatch(ev.commandLine, this.#engaged, false);
         this.#acknowledged = false;
+        this.#titlePhase = null;
         this.#awaits.commandStarted();
         return;
       case 'command-end':
@@ -272,6 +358,8 @@ export class AlertManager {
         if (ev.bytes > 0) this.output(now);
         return;
       case 'title':
+        if (ev.which !== 'icon') this.#title(ev.title, now, out);
+        return;
       case 'property':
         return;
     }
@@ -279,6 +367,13 @@ export class AlertManager {
 
   /** Meaningful output, unless it falls in the echo window or is resize redraw noise. */
   output(now: number): void {
+    this.#lastRawOutput = now;
+    const submitted = this.#submittedAt;
+    if (submitted !== null && now >= this.#echoUntil) this.#submittedAt = null; // from here output is output
+    // After a submitted line, what a watched program writes is its answer — a turn, BUSY until it goes quiet —
+    // even inside the echo window: an agent's reply or permission prompt can come within a second of the
+    // Enter, and its end must still settle (issue 23; attention README "Choices").
+    if (submitted !== null && now - submitted <= TURN_REPLY_MS && this.watching) this.#detector.markBusy(now);
     if (now < this.#echoUntil || now < this.#resizeUntil) return;
     this.#acknowledged = false;
     const ring = this.#latch.ring;
@@ -293,9 +388,10 @@ export class AlertManager {
   }
 
   /** Human input written to the PTY: acknowledges with input and opens the echo window. */
-  userInput(now: number): void {
+  userInput(now: number, submitted = false): void {
     this.verb('acknowledge-with-input');
     this.#echoUntil = now + ALERT_TIMING.echoWindow;
+    if (submitted) this.#submittedAt = now;
   }
 
   /** The host is about to resize the PTY: the redraw that follows is not output. */
@@ -303,13 +399,16 @@ export class AlertManager {
     this.#resizeUntil = now + ALERT_TIMING.resizeDebounce;
   }
 
-  /** The PTY exited: a running command finishes, then every await still parked dies. */
-  ptyExited(exitCode: number | null, now: number, out: ManagerEffect[]): void {
+  /**
+   * The PTY exited: a running command finishes, then every await still parked dies. `signal` names the
+   * signal that killed it, if one did (`exitCode` is then 128 + n).
+   */
+  ptyExited(exitCode: number | null, now: number, out: ManagerEffect[], signal: string | null = null): void {
     this.#boundary();
     const own = this.#command?.own === true;
     this.#exit = { exitCode, command: own ? this.#command!.line : null };
     this.#ownExited = own;
-    this.#finishCommand(exitCode, now, out);
+    this.#finishCommand(exitCode, now, out, signal);
     this.#exited = true;
     this.#focusReporting = false; // the program that asked is gone
     this.#resolve(this.#awaits.resolveAll('died', this.#exit), out);
@@ -330,6 +429,10 @@ export class AlertManager {
       if (this.#command) this.#command.seen = true;
       return;
     }
+    // A watched command producing output when its last viewer left counts as busy, so its settle rings even
+    // when the work ends before output alone would confirm BUSY (issue 23: turn ends are not missed).
+    if (this.watching && now - this.#lastRawOutput <= PRODUCING_OUTPUT_MS)
+      this.#detector.markBusy(this.#lastRawOutput);
     const held = this.#held.take();
     if (held === null) return;
     // Presence lapsing idle with focus unchanged rings what was held, each source by its unengaged path.
@@ -377,8 +480,9 @@ export class AlertManager {
     }
     if (this.#command) this.#command.seen = true;
     if (cleared || dropped) this.#acknowledged = true;
-    // Its output tail must not settle again into a second summons.
-    if (cleared?.sources.has('watching')) this.#detector.reset();
+    // Its output tail must not settle again into a second summons — for any ring, not only a watching one:
+    // an agent's turn-end report followed by its settle is one phase (issue 23; attention README "Choices").
+    if (cleared) this.#detector.reset();
   }
 
   /** The rule set changed: a watching source no rule covers any more is withdrawn, ringing or held. */
@@ -466,12 +570,78 @@ export class AlertManager {
     this.#progress.abandon();
   }
 
-  #finishCommand(exitCode: number | null, now: number, out: ManagerEffect[]): void {
+  #finishCommand(
+    exitCode: number | null,
+    now: number,
+    out: ManagerEffect[],
+    signal: string | null = null,
+  ): void {
     const command = this.#command;
     if (command === null) return;
     this.#command = null; // watching switches off; a watching ring keeps its own key
     // Dispatched for every watch that existed, unseen and engaged ones included.
-    this.#dispatch({ kind: 'finish', command, exitCode }, now, out);
+    this.#dispatch({ kind: 'finish', command, exitCode, signal }, now, out);
+  }
+
+  /**
+   * OSC 7501 (issue 23): `blocked`, `done` and `error` are reports with a kind; `working` and `idle` say the
+   * program moved on, so a `blocked` record they replace withdraws what it raised (answered elsewhere) and the
+   * acknowledged state is over; `clear` withdraws the record and its descendants (all records without an id).
+   */
+  #programStatus(
+    ev: Extract<TerminalEvent, { type: 'program-status' }>,
+    now: number,
+    out: ManagerEffect[],
+  ): void {
+    const key = statusKey(ev.id);
+    switch (ev.state) {
+      case 'blocked':
+      case 'done':
+      case 'error':
+        // A turn end after a prompt joins the open ring (one ring per phase); `working` withdraws the prompt.
+        this.#dispatch(
+          {
+            kind: 'report',
+            detail: programStatusNotification(ev),
+            reportId: ev.state === 'blocked' ? key : null,
+          },
+          now,
+          out,
+        );
+        return;
+      case 'working':
+      case 'idle':
+        this.#acknowledged = false;
+        this.#closeReports((id) => id === key);
+        return;
+      case 'clear':
+        this.#closeReports(
+          ev.id === '' ? (id) => id.startsWith('7501:') : (id) => id === key || id.startsWith(`${key}/`),
+        );
+        return;
+    }
+  }
+
+  /**
+   * A window title, read as a signal only in the forms the foreground agent documents (title-signals.ts):
+   * entering needs-you is a report, ready after working is the turn's end, and leaving needs-you withdraws it.
+   */
+  #title(title: string, now: number, out: ManagerEffect[]): void {
+    const phase = titlePhase(this.#command?.key ?? null, title);
+    if (phase === null || phase === this.#titlePhase) return;
+    const before = this.#titlePhase;
+    this.#titlePhase = phase;
+    if (before === 'blocked') this.#closeReports((id) => id === TITLE_KEY);
+    if (phase === 'working') this.#acknowledged = false;
+    if (phase === 'blocked') {
+      this.#dispatch(
+        { kind: 'report', detail: titleNotification(title, 'blocked'), reportId: TITLE_KEY },
+        now,
+        out,
+      );
+    } else if (phase === 'ready' && before === 'working') {
+      this.#dispatch({ kind: 'report', detail: titleNotification(title, 'done'), reportId: null }, now, out);
+    }
   }
 
   /** The single seam every completion passes (alert-spec Completion events). */
@@ -485,7 +655,9 @@ export class AlertManager {
       this.#resolve(claimed, out);
       return;
     }
-    if (now < this.#echoUntil) return; // a completion inside the echo window neither rings nor is held
+    // A completion inside the echo window neither rings nor is held — unless the program itself said so
+    // (OSC 7501, a title signal), which no keystroke echoes (issue 23).
+    if (now < this.#echoUntil && !(c.kind === 'report' && programSaid(c.detail))) return;
     let source: RingSource;
     let detail: ActivityNotification;
     let watchKey: string | null = null;
@@ -502,7 +674,7 @@ export class AlertManager {
       case 'finish':
         if (!c.command.seen) return;
         source = 'exit';
-        detail = commandExitNotification(c.command.line, c.exitCode);
+        detail = commandExitNotification(c.command.line, c.exitCode, c.signal);
         break;
       case 'report':
         source = 'report';
@@ -555,14 +727,14 @@ export class AlertManager {
   }
 
   /**
-   * OSC 99 `p=close`: the program withdrew notification `id`. A ringing or held report source raised only by
-   * withdrawn notifications is withdrawn (never acknowledged: a TODO stays as it stood, and a ring left with
-   * other sources keeps its detail).
+   * OSC 99 `p=close` (and an OSC 7501 record or a title leaving needs-you): the program withdrew the reports
+   * `match` accepts. A ringing or held report source raised only by withdrawn reports is withdrawn (never
+   * acknowledged: a TODO stays as it stood, and a ring left with other sources keeps its detail).
    */
-  #closeReport(id: string): void {
+  #closeReports(match: (id: string) => boolean): void {
     const ring = this.#latch.ring;
-    if (ring?.sources.has('report') && ring.reports.close(id)) this.#latch.withdraw('report');
-    this.#held.closeReport(id);
+    if (ring?.sources.has('report') && ring.reports.closeWhere(match)) this.#latch.withdraw('report');
+    this.#held.closeReport(match);
   }
 
   /** A deferral coming due rings fresh — or is held if engaged, and is never deferred again. */

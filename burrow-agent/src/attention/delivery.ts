@@ -45,6 +45,11 @@ export class DeliveryScheduler {
     this.#pending.delete(sessionId);
   }
 
+  /** Whether this episode's push is still to come. */
+  pending(sessionId: string, episodeId: number): boolean {
+    return this.#pending.get(sessionId)?.episodeId === episodeId;
+  }
+
   get pendingCount(): number {
     return this.#pending.size;
   }

@@ -16,7 +16,7 @@ import { type AwaitCause, type AwaitRequest, awaitRequestProblem } from './await
 import { type Clock, earliest } from './clock.js';
 import { DeliveryScheduler } from './delivery.js';
 import { checkViewerId, Engagement, type EngagementEdge, type PresenceReport } from './engagement.js';
-import type { ActivityNotification } from './notification.js';
+import { type ActivityNotification, MAX_CONTEXT_CHARS } from './notification.js';
 import { type PersistedAlert, restoreAlert, serializeAlert } from './persistence.js';
 import {
   type AlertSettings,
@@ -42,6 +42,11 @@ export type AttentionEffect =
   | { readonly type: 'cwd'; readonly sessionId: string; readonly cwd: string }
   /** A push is due for this session's episode; seal and send it (the label is the daemon's). */
   | { readonly type: 'push-due'; readonly sessionId: string; readonly episodeId: number }
+  /**
+   * The ring's detail has no words of its own (issue 23): read the prompt-like lines off the screen and hand
+   * them back with ringContext(sessionId, episodeId, text). Once per detail; a newer detail asks again.
+   */
+  | { readonly type: 'context-wanted'; readonly sessionId: string; readonly episodeId: number }
   /** Exactly one per await, to the realm that parked it. */
   | {
       readonly type: 'await-resolved';
@@ -83,6 +88,12 @@ export interface AttentionEngineOptions {
   readonly watchRules?: unknown;
 }
 
+/** A report that rings with words of its own: a notification with text, an OSC 7501 blocked / done / error. */
+function textBearing(e: TerminalEvent): boolean {
+  if (e.type === 'notify') return e.title.trim() !== '' || e.body.trim() !== '';
+  return e.type === 'program-status' && (e.state === 'blocked' || e.state === 'done' || e.state === 'error');
+}
+
 /** For each run of events between printable output, whether it holds a text-bearing notification. */
 function runsWithText(events: readonly TerminalEvent[]): boolean[] {
   const runs: boolean[] = [];
@@ -91,7 +102,7 @@ function runsWithText(events: readonly TerminalEvent[]): boolean[] {
     if (e.type === 'output' && e.bytes > 0) {
       runs.push(text);
       text = false;
-    } else if (e.type === 'notify' && (e.title.trim() !== '' || e.body.trim() !== '')) text = true;
+    } else if (textBearing(e)) text = true;
   }
   runs.push(text);
   return runs;
@@ -142,10 +153,26 @@ export class AttentionEngine {
     return [...this.#sessions].map(([id, m]) => this.#view(id, m));
   }
 
-  /** Persisted form (todo + notification + status) for the daemon's store. */
+  /**
+   * Persisted form (todo + notification + status) for the daemon's store; `owed` when a ring's push is still
+   * pending, so a restart brings it back ringing (issue 23; AlertManager.restoreOwed).
+   */
   serialize(sessionId: string): PersistedAlert | null {
     const m = this.#sessions.get(sessionId);
-    return m ? serializeAlert(m.persisted()) : null;
+    if (!m) return null;
+    const episode = m.ring?.episodeId;
+    return serializeAlert(m.persisted(episode !== undefined && this.#delivery.pending(sessionId, episode)));
+  }
+
+  /**
+   * What the screen said for a ring that asked (`context-wanted`): sanitized, bounded text (screen-detail.ts).
+   * Ignored when that episode is over or its detail changed since.
+   */
+  ringContext(sessionId: string, episodeId: number, context: string): AttentionEffect[] {
+    if (typeof context !== 'string') throw new TypeError('context must be a string');
+    const text = context.trim().slice(0, MAX_CONTEXT_CHARS);
+    if (text === '') return [];
+    return this.#withSession(sessionId, (m) => m.setContext(episodeId, text));
   }
 
   /** The earliest time tick() has work, or null. */
@@ -179,6 +206,7 @@ export class AttentionEngine {
       if (old) old.dispose(out);
       else if (this.#sessions.size >= MAX_SESSIONS) throw new RangeError(`at most ${MAX_SESSIONS} sessions`);
       const seed = persisted === undefined ? null : restoreAlert(persisted);
+      const now = this.#clock.now();
       const m = new AlertManager(
         {
           ruleFor: (key) => watchRuleFor(this.#rules, key),
@@ -190,15 +218,19 @@ export class AttentionEngine {
       );
       this.#sessions.set(sessionId, m);
       this.#delivery.sessionRemoved(sessionId);
+      if (seed?.owed === true && seed.notification !== null) m.restoreOwed(seed.notification, now);
       // A spawn is not an acknowledgement; the session merely learns whether it is looked at.
-      m.setEngaged(this.#engagement.isEngaged(sessionId), 'other', this.#clock.now(), out);
+      m.setEngaged(this.#engagement.isEngaged(sessionId), 'other', now, out);
       return this.#tag(sessionId, out);
     }, sessionId);
   }
 
-  /** The PTY exited with `exitCode`; the session keeps ringing until dealt with or removed. */
-  sessionExited(sessionId: string, exitCode: number | null): AttentionEffect[] {
-    return this.#withSession(sessionId, (m, out) => m.ptyExited(exitCode, this.#clock.now(), out));
+  /**
+   * The PTY exited with `exitCode` (128 + n for signal n, as a shell reports it, with `signal` its name); the
+   * session keeps ringing until dealt with or removed.
+   */
+  sessionExited(sessionId: string, exitCode: number | null, signal: string | null = null): AttentionEffect[] {
+    return this.#withSession(sessionId, (m, out) => m.ptyExited(exitCode, this.#clock.now(), out, signal));
   }
 
   /** The session is gone (killed, reaped): all its alert state is cleared and its awaits die. */
@@ -254,11 +286,14 @@ export class AttentionEngine {
     });
   }
 
-  /** Bytes about to be written to the PTY. Only a human's input acknowledges (and opens the echo window). */
-  onInput(sessionId: string, kind: InputKind): AttentionEffect[] {
+  /**
+   * Bytes about to be written to the PTY. Only a human's input acknowledges (and opens the echo window);
+   * `submitted`: it ended a line (Enter), so what the program writes next is its answer to it.
+   */
+  onInput(sessionId: string, kind: InputKind, submitted = false): AttentionEffect[] {
     if (!INPUT_KINDS.includes(kind)) throw new TypeError(`unknown input kind: ${String(kind).slice(0, 40)}`);
     return this.#withSession(sessionId, (m) => {
-      if (kind === 'user') m.userInput(this.#clock.now());
+      if (kind === 'user') m.userInput(this.#clock.now(), submitted === true);
     });
   }
 
@@ -494,6 +529,8 @@ export class AttentionEngine {
       }
       const view = this.#view(id, m);
       if (JSON.stringify(view) !== before.get(id)) out.push({ type: 'state', sessionId: id, view });
+      const wanted = m.takeContextRequest();
+      if (wanted !== null) out.push({ type: 'context-wanted', sessionId: id, episodeId: wanted });
     }
     if (deliver) {
       const now = this.#clock.now();

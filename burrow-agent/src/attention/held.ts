@@ -67,10 +67,10 @@ export class HeldCompletions {
     if (this.#held?.sources.delete(source) && this.#held.sources.size === 0) this.#held = null;
   }
 
-  /** OSC 99 `p=close`: a held report source only withdrawn notifications raised is dropped. */
-  closeReport(id: string): void {
+  /** OSC 99 `p=close` (and its kin): a held report source only withdrawn reports raised is dropped. */
+  closeReport(match: (id: string) => boolean): void {
     const held = this.#held;
-    if (held?.sources.has('report') && held.reports.close(id)) {
+    if (held?.sources.has('report') && held.reports.closeWhere(match)) {
       held.reportDetail = null;
       this.dropSource('report');
     }

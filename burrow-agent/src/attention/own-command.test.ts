@@ -43,11 +43,13 @@ function ownSession(commandLine: string | null, options: { settings?: unknown } 
 describe("a session's own command (burrow new -- CMD)", () => {
   it('is the command and watch key from the spawn, keyed as a shell-integration command is', () => {
     const s = ownSession("sh -c 'for i in 1 2; do echo $i; done; exit 3'");
+    // The script keys like a line typed into a shell (issue 23); started by its owner, its exit is armed.
     expect(s.view()).toMatchObject({
       command: "sh -c 'for i in 1 2; do echo $i; done; exit 3'",
-      watchKey: 'sh',
-      status: 'WATCHING_DISABLED',
+      watchKey: 'exit',
+      status: 'COMMAND_EXIT_ARMED',
     });
+    expect(ownSession("bash -lc 'cd /src && claude --resume'").view().watchKey).toBe('claude');
     expect(ownSession('npx claude --resume').view().watchKey).toBe('claude');
     expect(ownSession(null).view()).toMatchObject({ command: null, watchKey: null });
     expect(() => ownSession(5 as unknown as string)).toThrow(TypeError);
@@ -78,7 +80,24 @@ describe("a session's own command (burrow new -- CMD)", () => {
     expect(s.view()).toMatchObject({ ringing: false, todo: true, notification: { source: 'exit' } });
   });
 
-  it('an unseen exit does not ring (command-exit rules), but still answers an await', () => {
+  it('is seen by the person who started it: its exit rings with nobody looking (issue 23)', () => {
+    const s = ownSession('make test');
+    expect(s.view().status).toBe('COMMAND_EXIT_ARMED');
+    s.advance(20_000);
+    s.keep(s.engine.sessionExited('s', 3));
+    expect(s.view()).toMatchObject({
+      ringing: true,
+      notification: { source: 'exit', body: 'make test (exit 3)' },
+    });
+  });
+
+  it('a signal death reads as 128 + n with the signal named (issue 23)', () => {
+    const s = ownSession('sleep 100');
+    s.keep(s.engine.sessionExited('s', 143, 'SIGTERM'));
+    expect(s.view().notification).toMatchObject({ body: 'sleep 100 (exit 143, SIGTERM)' });
+  });
+
+  it('an exit claimed by an await does not ring, and answers it', () => {
     const s = ownSession('make');
     s.park('x', 'exit');
     s.advance(10_000); // no grace window: a command is running

@@ -1,7 +1,8 @@
 /**
  * What of a session's alert state survives a restart (alert-spec Public State): only `todo` and the
  * sanitized notification, plus the status for diagnostics. Episodes, rings, progress cycles, exit arms,
- * WATCHING and awaits never persist, so a restored session never re-rings.
+ * WATCHING and awaits never persist, so a restored session never re-rings — except a ring whose push had not
+ * gone out yet (`owed`, issue 23: restart keeps what was owed), which rings again so the push goes.
  */
 import { type ActivityNotification, normalizeNotification } from './notification.js';
 
@@ -10,6 +11,8 @@ export interface PersistedAlert {
   readonly notification: ActivityNotification | null;
   /** Diagnostics only; never read back into state. */
   readonly status?: string;
+  /** A ring was open and its push still due when this was written. */
+  readonly owed?: boolean;
 }
 
 /** Longest diagnostic status string kept. */
@@ -21,6 +24,7 @@ export function serializeAlert(state: PersistedAlert): PersistedAlert {
     todo: state.todo,
     notification: state.notification,
     ...(state.status === undefined ? {} : { status: state.status }),
+    ...(state.owed === true ? { owed: true } : {}),
   };
 }
 
@@ -33,9 +37,11 @@ export function restoreAlert(raw: unknown): PersistedAlert {
   const r = raw as Record<string, unknown>;
   const todo = r.todo === true;
   const status = typeof r.status === 'string' ? r.status.slice(0, MAX_STATUS_CHARS) : undefined;
+  const notification = todo ? normalizeNotification(r.notification) : null;
   return {
     todo,
-    notification: todo ? normalizeNotification(r.notification) : null,
+    notification,
     ...(status === undefined ? {} : { status }),
+    ...(r.owed === true && notification !== null ? { owed: true } : {}),
   };
 }

@@ -126,6 +126,18 @@ export class QuiesceDetector {
     }
   }
 
+  /**
+   * The session is busy as of `lastOutputAt` though output alone has not confirmed it (issue 23): it was
+   * producing output when its last viewer left, or it is answering a submitted line. Its settle comes
+   * SETTLE_MS after the latest output; an armed detector only moves that on.
+   */
+  markBusy(lastOutputAt: number): void {
+    this.#status = 'BUSY';
+    this.#candidateSince = null;
+    this.#mightBeBusySince = null;
+    this.#lastOutput = Math.max(this.#lastOutput ?? lastOutputAt, lastOutputAt);
+  }
+
   /** Every command boundary and a user verb clearing a watching ring start the detector over. */
   reset(): void {
     this.#forget();

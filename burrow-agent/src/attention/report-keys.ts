@@ -1,6 +1,8 @@
 /**
  * Which reports raised a ring's (or a hold's) report source, so an OSC 99 `p=close` can withdraw it (issue 13;
- * attention README "Choices").
+ * attention README "Choices"), and an OSC 7501 record or an agent's title that leaves its needs-you state
+ * withdraws what it raised (issue 23). Keys: a kitty id as is; `7501:<record id>`; `title:` (kitty ids
+ * cannot hold `:`, so the three never collide).
  */
 
 /** Kitty notification ids one ring (or hold) remembers for `p=close`; past this it stops tracking them. */
@@ -31,6 +33,17 @@ export class ReportKeys {
 
   /** Forgets `id`; true when nothing left could keep the report source. */
   close(id: string): boolean {
-    return this.ids.delete(id) && this.ids.size === 0 && !this.anonymous;
+    return this.closeWhere((key) => key === id);
+  }
+
+  /** Forgets every id `match` accepts; true when one was forgotten and nothing left could keep the source. */
+  closeWhere(match: (id: string) => boolean): boolean {
+    let closed = false;
+    for (const id of this.ids) {
+      if (!match(id)) continue;
+      this.ids.delete(id);
+      closed = true;
+    }
+    return closed && this.ids.size === 0 && !this.anonymous;
   }
 }

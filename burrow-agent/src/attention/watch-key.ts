@@ -3,6 +3,11 @@
  * command line it takes the last command of a list, the first stage of its pipeline, drops grouping, leading
  * `VAR=value` words, shell reserved words (fish's included) and transparent wrappers, and keys argv[0]'s
  * basename minus a launcher suffix — or `<runner> <script>` for script runners (`pnpm run dev` → `pnpm dev`).
+ *
+ * A shell given a script on its command line (`sh -c '…'`, `bash -lc '…'`, `fish -c '…'`) keys like the
+ * script itself, the spec's rules applied to it (issue 23: `burrow new -- sh -c 'claude …'` is claude, the
+ * most common way to start an agent with arguments or environment). Scripts nest at most MAX_SCRIPT_DEPTH
+ * deep; deeper, the shell is the key.
  */
 
 /** Longest command line looked at; the parser already bounds it, this keeps the function total on its own. */
@@ -11,6 +16,8 @@ export const MAX_COMMAND_LINE_CHARS = 4096;
 export const MAX_WATCH_KEY_CHARS = 128;
 /** Most words tokenized from one line; a pathological line keys on what fits. */
 const MAX_TOKENS = 1024;
+/** `sh -c "bash -c '…'"`: shells whose script is keyed in turn, at most this deep. */
+const MAX_SCRIPT_DEPTH = 4;
 
 type Token =
   | { readonly kind: 'word'; readonly text: string; readonly raw: string }
@@ -133,6 +140,23 @@ const RUNNERS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['yarn', set('run')],
   ['bun', set('run')],
   ['deno', set('run', 'task')],
+]);
+
+/**
+ * Shells that run a script given with `-c` (alone or in a cluster: `-lc`, `-ec`), and their options that
+ * take a value (the next word), so `bash -o pipefail -c '…'` still finds the script. fish also takes
+ * `--command=…` / `--command …`.
+ */
+const SCRIPT_SHELLS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['sh', set('-o', '+o')],
+  ['ash', set('-o', '+o')],
+  ['dash', set('-o', '+o')],
+  ['bash', set('-o', '+o', '-O', '+O', '--rcfile', '--init-file')],
+  ['zsh', set('-o', '+o')],
+  ['ksh', set('-o', '+o')],
+  ['mksh', set('-o', '+o')],
+  ['yash', set('-o', '+o')],
+  ['fish', set('-C', '--init-command', '-d', '--debug', '-o', '--debug-output', '--features')],
 ]);
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
@@ -327,8 +351,34 @@ function skipWrapper(words: readonly string[], at: number, spec: WrapperSpec): n
   return i;
 }
 
+/**
+ * The script a shell runs from its command line (`-c SCRIPT`, fish `--command=SCRIPT`), or null when it runs a
+ * file or reads commands from its input. `at` is the shell's index in `words`.
+ */
+function shellScript(words: readonly string[], at: number, valued: ReadonlySet<string>): string | null {
+  let command = false;
+  for (let i = at + 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === '--' || w === '-') return command ? (words[i + 1] ?? null) : null;
+    if (w.startsWith('--command=')) return w.slice('--command='.length);
+    if (w === '--command') return words[i + 1] ?? null;
+    if (valued.has(w)) {
+      i++;
+      continue;
+    }
+    if (/^[-+][A-Za-z]+$/.test(w)) {
+      if (w[0] === '-' && w.includes('c')) command = true;
+      continue;
+    }
+    if (w.startsWith('--')) continue; // --login, --norc, --posix, --no-config: flags without a value
+    // The first operand: with -c it is the script; without, a script file, and the shell itself is the key.
+    return command ? w : null;
+  }
+  return null;
+}
+
 /** The key of one pipeline's first stage, or null when it names no program. */
-function keyOfWords(all: readonly string[]): string | null {
+function keyOfWords(all: readonly string[], depth: number): string | null {
   let i = 0;
   while (i < all.length) {
     const w = all[i]!;
@@ -350,6 +400,11 @@ function keyOfWords(all: readonly string[]): string | null {
   if (argv0 === undefined || /[$`]/.test(argv0)) return null;
   const program = basename(argv0);
   if (!validKeyWord(program)) return null;
+  const shellOptions = SCRIPT_SHELLS.get(program);
+  if (shellOptions !== undefined && depth < MAX_SCRIPT_DEPTH) {
+    const script = shellScript(all, i, shellOptions);
+    if (script !== null) return keyOfLine(script, depth + 1) ?? program;
+  }
   const runs = RUNNERS.get(program);
   if (!runs) return program;
   let j = i + 1;
@@ -363,7 +418,7 @@ function keyOfWords(all: readonly string[]): string | null {
 }
 
 /** The key of one list segment, or null when it is grammar (a closer, a header) or names nothing. */
-function keyOfSegment(seg: readonly Token[]): string | null {
+function keyOfSegment(seg: readonly Token[], depth: number): string | null {
   let rest = seg.filter((t) => !(t.kind === 'op' && t.text === '('));
   // bash `case x in pat) cmd`: the header runs through `in`, then the pattern.
   if (rest[0]?.kind === 'word' && rest[0].text === 'case') {
@@ -375,7 +430,7 @@ function keyOfSegment(seg: readonly Token[]): string | null {
   const first = stripped.find((t) => t.kind === 'word');
   if (first === undefined || CLOSERS.has(first.text) || HEADERS.has(first.text)) return null;
   const stage = splitAt(stripped, PIPE_OPS)[0]!;
-  return keyOfWords(plainWords(stage));
+  return keyOfWords(plainWords(stage), depth);
 }
 
 /**
@@ -384,11 +439,16 @@ function keyOfSegment(seg: readonly Token[]): string | null {
  */
 export function commandWatchKey(commandLine: string): string | null {
   if (typeof commandLine !== 'string') throw new TypeError('commandWatchKey expects a string');
+  return keyOfLine(commandLine, 0);
+}
+
+/** commandWatchKey at script depth `depth` (0 for the command line itself). */
+function keyOfLine(commandLine: string, depth: number): string | null {
   const tokens = tokenize(commandLine.slice(0, MAX_COMMAND_LINE_CHARS));
   const segments = splitAt(tokens, LIST_OPS);
   // The last command of the list; walking back past closers (`done`, `fi`, …) and empty segments (`make &`).
   for (let s = segments.length - 1; s >= 0; s--) {
-    const key = keyOfSegment(segments[s]!);
+    const key = keyOfSegment(segments[s]!, depth);
     if (key !== null) return key;
     const seg = segments[s]!;
     const first = seg.find((t) => t.kind === 'word');

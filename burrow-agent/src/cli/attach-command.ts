@@ -7,6 +7,7 @@
  * losing bytes; while they differ it shows the session clipped, with a hint line (attach-view.ts).
  */
 
+import { signalName } from '../attention-host/attention-host.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../screen/screen-limits.js';
 import { AttachInputFilter, DEFAULT_DETACH_KEY, type DetachKey } from './attach-input.js';
 import { AttachView, FOCUS_REPORTS_ON } from './attach-view.js';
@@ -130,10 +131,12 @@ export async function runAttach(
           event: (e) => {
             if (e.event === 'size') view.size(e);
             else if (e.event === 'exit') {
+              const signal =
+                typeof e.signal === 'number' ? (signalName(e.signal) ?? `signal ${e.signal}`) : null;
               const exitNote =
-                e.exitCode !== null
-                  ? `exited with code ${e.exitCode}`
-                  : `killed by signal ${printable(String(e.signal ?? '?'), 16)}`;
+                signal !== null
+                  ? `killed by ${printable(signal, 16)}${e.exitCode !== null ? ` (exit ${e.exitCode})` : ''}`
+                  : `exited with code ${e.exitCode ?? '?'}`;
               finish(
                 ExitCode.Ok,
                 `[${sessionName} ${exitNote}; it stays listed until \`burrow kill ${printable(ref, 64)}\`]`,

@@ -12,7 +12,7 @@
 import type { Terminal as XTerminal } from '@xterm/headless';
 import xtermHeadless from '@xterm/headless';
 import type { StreamEvent } from '../control/control-messages.js';
-import { configureWidths } from '../screen/terminal-widths.js';
+import { applySessionWidths } from '../screen/terminal-widths.js';
 import { follow, renderWindow } from './clip-render.js';
 
 const { Terminal } = xtermHeadless;
@@ -132,7 +132,7 @@ export class AttachView {
       scrollback: MODEL_SCROLLBACK_LINES,
       allowProposedApi: true,
     });
-    configureWidths(term);
+    applySessionWidths(term);
     // DECTCEM is not in xterm's public modes: watch it go by (and RIS / DECSTR, which show the cursor).
     term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (p) => this.#cursorMode(p, false));
     term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, (p) => this.#cursorMode(p, true));

@@ -1,16 +1,20 @@
 /**
  * The `burrow` command table. Each command declares its options for `node:util` parseArgs, its usage line and
  * help text, and whether it prints data (then it takes --json). The remote verbs live in remote-commands.ts,
- * the attention verbs in attention-commands.ts, `setup` in setup-claude/.
+ * the attention verbs in attention-commands.ts, `setup` in setup-agents/.
  */
 import type { ParseArgsConfig } from 'node:util';
+import { commandWatchKey } from '../attention/watch-key.js';
+import { signalName } from '../attention-host/attention-host.js';
 import type { StatusResult } from '../control/control-messages.js';
 import { DaemonRunningError } from '../control/control-server.js';
 import { type DaemonStatus, startDaemon } from '../daemon/daemon.js';
 import { stderrLogger } from '../daemon/logger.js';
 import { AGENT_VERSION, isNewerVersion, PROGRAM_ROOT } from '../program/program.js';
 import type { SessionInfo } from '../session/session.js';
-import { setupCommand } from '../setup-claude/setup-command.js';
+import { setupHint } from '../setup-agents/agents.js';
+import { setupCommand } from '../setup-agents/setup-command.js';
+import { sessionCommandLine } from '../shell-integration/session-command.js';
 import type { StorageHealthView } from '../state/storage-health.js';
 import { runAttach } from './attach-command.js';
 import { DETACH_KEY_ENV, DETACH_KEY_HELP, type DetachKey, parseDetachKey } from './attach-input.js';
@@ -73,7 +77,12 @@ type ListedSession = Omit<SessionInfo, 'status' | 'command'> & {
   readonly todo?: boolean;
   readonly awaited?: boolean;
   readonly watchKey?: string | null;
-  readonly notification?: { readonly title: string | null; readonly body: string | null } | null;
+  readonly notification?: {
+    readonly title: string | null;
+    readonly body: string | null;
+    /** What the screen said when it rang (issue 23). */
+    readonly context?: string | null;
+  } | null;
 };
 
 /** A listed session with every text field shown, never interpreted (printable.ts), for the table. */
@@ -88,12 +97,22 @@ function shownSession(s: ListedSession): ListedSession {
   };
 }
 
-/** The STATE column: a session that died with the previous daemon says so, not "killed null". */
+/**
+ * The STATE column: a session that died with the previous daemon says so, not "killed null"; a signal death
+ * reads 128 + n with the signal named, as `await` and the ring say it (issue 23).
+ */
 function stateText(s: ListedSession): string {
   if (s.state === 'running') return 'running';
   if (s.diedWithDaemon === true) return 'died with daemon';
-  if (s.exitCode !== null) return `exited ${s.exitCode}`;
-  return s.signal !== null ? `killed ${s.signal}` : 'exited';
+  const signal = s.signal === null ? null : (signalName(s.signal) ?? `signal ${s.signal}`);
+  const code = s.exitCode ?? (s.signal !== null ? 128 + s.signal : null);
+  if (code === null) return 'exited';
+  return signal === null ? `exited ${code}` : `exited ${code} (${signal})`;
+}
+
+/** A listed session for `ls --json`: the signal, when one ended it, also by name. */
+function withSignalName(s: ListedSession): ListedSession & { readonly signalName: string | null } {
+  return { ...s, signalName: s.signal === null ? null : signalName(s.signal) };
 }
 
 /** Characters of notification detail shown in the STATUS column. */
@@ -121,7 +140,8 @@ const QUIET_STATUS: Readonly<Record<string, string>> = {
  */
 function attentionText(s: ListedSession): string {
   const n = s.notification ?? null;
-  const detail = n === null ? '' : cell([n.title, n.body].filter(Boolean).join(': '), DETAIL_SHOWN_CHARS);
+  const detail =
+    n === null ? '' : cell([n.title, n.body, n.context].filter(Boolean).join(': '), DETAIL_SHOWN_CHARS);
   let text: string;
   if (s.ringing === true) text = `RINGING${detail === '' ? '' : ` ${detail}`}`;
   else if (s.todo === true) text = `TODO${detail === '' ? '' : ` ${detail}`}`;
@@ -203,6 +223,14 @@ function duration(ms: number): string {
   return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s % 60}s` : `${s}s`;
 }
 
+/** `burrow status`'s direct-path line: the policy, and how many connections each path carries. */
+function directLine(d: NonNullable<StatusResult['direct']>): string {
+  if (d.policy === 'off') return 'direct:     off (burrow settings set direct allowed)';
+  const direct = d.connections.filter((c) => c.path === 'direct').length;
+  const relayless = d.connections.filter((c) => !c.relay).length;
+  return `direct:     allowed; ${direct} of ${d.connections.length} connections direct${relayless ? `, ${relayless} without the relay` : ''}`;
+}
+
 export const COMMANDS: readonly Command[] = [
   {
     name: 'daemon',
@@ -255,6 +283,10 @@ export const COMMANDS: readonly Command[] = [
         }),
       )) as { session: SessionInfo };
       out(inv, inv.values.json ? printableJson(r.session) : r.session.id);
+      // A coding agent that is not set up to notify with words: one line on stderr saying what would (issue 23).
+      const line = sessionCommandLine(inv.positionals);
+      const hint = setupHint(line === null ? null : commandWatchKey(line), inv.io.env, inv.io.env.HOME ?? '');
+      if (hint !== null) inv.io.stderr.write(`${hint}\n`);
       return ExitCode.Ok;
     },
   },
@@ -265,13 +297,19 @@ export const COMMANDS: readonly Command[] = [
     details:
       'Sessions that need you come first: RINGING, then TODO, each with its notification. --json gives\n' +
       'every field: state (running/exited), status (the attention status), command and watchKey (the\n' +
-      'running command and the key WATCHING rules match), argv (what the session was started with).',
+      'running command and the key WATCHING rules match), argv (what the session was started with),\n' +
+      'engaged (someone present is looking at it), exitCode with signal and signalName for a signal death.',
     options: { ...json },
     positionals: [0, 0],
     async run(inv) {
       const r = (await call(inv, (c) => c.request('list', {}))) as { sessions: ListedSession[] };
       // Names, command lines and titles come from phones and from session output (printable.ts).
-      out(inv, inv.values.json ? printableJson(r.sessions) : sessionTable(r.sessions.map(shownSession)));
+      out(
+        inv,
+        inv.values.json
+          ? printableJson(r.sessions.map(withSignalName))
+          : sessionTable(r.sessions.map(shownSession)),
+      );
       return ExitCode.Ok;
     },
   },
@@ -381,6 +419,7 @@ export const COMMANDS: readonly Command[] = [
           `relay:      ${printable(s.relay.text, 512)}`,
           `enrollment: ${s.enrollment.enrolled ? `enrolled at ${printable(String(s.enrollment.relayUrl), 256)} as ${printable(String(s.enrollment.burrowId), 64)}` : 'not enrolled'}`,
           `devices:    ${s.devices.paired} paired, ${s.devices.connected} connected`,
+          ...(s.direct === undefined ? [] : [directLine(s.direct)]),
           `push:       ${s.push.last === null ? 'none sent yet' : `last ${s.push.last.reason} push ${s.push.last.outcome} (${s.push.last.delivered}/${s.push.last.targets}) at ${new Date(s.push.last.at).toISOString()}`}`,
           ...s.push.warnings.map(
             (w) => `  warning ${new Date(w.at).toISOString()}: ${printable(w.text, 512)}`,

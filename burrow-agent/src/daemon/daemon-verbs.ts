@@ -98,6 +98,8 @@ export function describeSession(
     awaited: view.awaited,
     watchKey: view.watchKey,
     command: view.command,
+    /** Some present viewer looks at it: completions are held, and a program that asked hears focus-in. */
+    engaged: view.engaged,
   };
 }
 
@@ -148,6 +150,10 @@ export function daemonVerbs(
           const p = params as Params<'settings-set'>;
           return { settings: attention.updateSettings(settingsPatch(attention.settings(), p.key, p.value)) };
         }
+        case 'network-policy-get':
+          return { policy: remote.network.get() };
+        case 'network-policy-set':
+          return { policy: remote.network.set((params as Params<'network-policy-set'>).policy) };
         case 'enroll': {
           const p = params as { relayUrl: string; secret: string | null };
           return remote.enroll({ relayUrl: p.relayUrl, secret: p.secret });

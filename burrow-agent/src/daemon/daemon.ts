@@ -8,12 +8,13 @@
 import { hostname } from 'node:os';
 import { isValidWatchRule } from '../attention/watch-rules.js';
 import { AttentionHost } from '../attention-host/index.js';
+import { publicNotification } from '../attention-host/public-state.js';
 import type { StatusResult } from '../control/control-messages.js';
 import { controlSocketPath } from '../control/control-paths.js';
 import { assertNoDaemonOn, ControlServer } from '../control/control-server.js';
 import { loadOrCreateControlToken } from '../control/control-token.js';
 import { AGENT_VERSION, PROGRAM_ROOT, versionOnDisk } from '../program/program.js';
-import type { PushReason } from '../push/push-payload.js';
+import { type PushReason, pushBodyOf } from '../push/push-payload.js';
 import { RemoteService } from '../remote/remote-service.js';
 import { setScreenWorkerLog } from '../screen/worker-screen-host.js';
 import type { Logger } from '../session/activity.js';
@@ -58,6 +59,19 @@ export interface RunningDaemon {
 /** The version this daemon runs (program/program.ts), re-exported for the CLI. */
 export { AGENT_VERSION };
 
+/**
+ * BURROW_PARK_AFTER_MS: how long an unwatched session stays quiet before its screen model is parked (default
+ * HIBERNATE_AFTER_MS, 30 s). For tests that watch parking happen, and for a machine short of memory.
+ */
+function parkAfterMs(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const raw = env.BURROW_PARK_AFTER_MS;
+  if (raw === undefined || raw === '') return undefined;
+  const ms = Number(raw);
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new RangeError('BURROW_PARK_AFTER_MS must be a whole number of ms');
+  return ms;
+}
+
 export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
   const now = opts.now ?? Date.now;
   const startedAt = now();
@@ -76,6 +90,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     env: opts.env,
     defaultShell: settings.defaultShell ?? opts.env.SHELL ?? '/bin/sh',
     log: opts.log,
+    parkAfterMs: parkAfterMs(opts.env),
   });
   const burrowLog = (line: string) => opts.log('info', line);
   // The host's push-due hook is called synchronously from its effects; the send runs on its own and only
@@ -94,7 +109,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       } catch {
         // exited and cleared meanwhile: the id is label enough
       }
-      remote.sendPush({ sessionId, label, reason: pushReasonOf(view) }).catch((err: unknown) => {
+      // The ring's detail as the directory shows it (what the program said, or the screen's words).
+      const body = pushBodyOf(publicNotification(view.notification));
+      remote.sendPush({ sessionId, label, reason: pushReasonOf(view), body }).catch((err: unknown) => {
         opts.log('error', `push failed: ${(err as Error).message}`);
       });
     },
@@ -149,6 +166,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       },
       devices: { paired: devices.length, connected: devices.filter((d) => d.connected).length },
       push: { last: service.push.last, warnings: service.push.warnings },
+      direct: { policy: service.network.get().direct, connections: service.paths() },
       storage: storage.view(),
       program: { root: PROGRAM_ROOT, installedVersion: versionOnDisk() },
     };
@@ -238,7 +256,10 @@ function replaceWatchRules(host: AttentionHost, rules: readonly string[]): reado
   return host.watchRules();
 }
 
-/** Which fixed push body fits what rang (push-payload.ts PUSH_BODIES): a report, a quiet watched command, an exit. */
+/**
+ * Which fixed push body fits what rang (push-payload.ts PUSH_BODIES), for a ring without words: a report, a
+ * quiet watched command, an exit.
+ */
 export function pushReasonOf(view: {
   exited: boolean;
   notification: unknown;

@@ -1,16 +1,18 @@
 /**
  * What the Burrow seals for a phone (DESIGN §4.4 step 2; alert-spec "Push notifications"): the session id,
- * its label through `toPushText` (bounded, fallback "terminal"), and a fixed body chosen by what rang — never
- * terminal-supplied notification text, which stays in the directory where Pocket shows it after opening.
- * Also the opaque Topic that lets a newer ring replace a queued older one (RFC 8030 §5.4).
+ * its label through `toPushText` (bounded, fallback "terminal"), and the ring's detail as the body — what the
+ * program said, or the prompt-like lines read off the screen — through `boundedPushText`, with a fixed body
+ * chosen by what rang when there is no detail (issue 23; attention README "Choices": the push is sealed to each
+ * phone, so the relay and the push service see only ciphertext, and the words are what makes the push worth
+ * answering). Also the opaque Topic that lets a newer ring replace a queued older one (RFC 8030 §5.4).
  */
-import { hmacHash, toPushText } from '@burrow/crypto';
+import { boundedPushText, hmacHash, toPushText } from '@burrow/crypto';
 import { encodeBase64url, encodePushNotification, MAX_PUSH_TOPIC_CHARS } from '@burrow/protocol';
 
 /** What a push is about: a ring's source (attention engine) or `burrow push test`. */
 export type PushReason = 'report' | 'watching' | 'exit' | 'test';
 
-/** The fixed body per reason. */
+/** The fixed body per reason, when the ring has no detail to say. */
 export const PUSH_BODIES: Readonly<Record<PushReason, string>> = Object.freeze({
   report: 'Needs your attention',
   watching: 'Went quiet — may be waiting for you',
@@ -23,14 +25,28 @@ export interface PushPayloadInput {
   /** The session's published label; any text, bounded here. */
   readonly label: string;
   readonly reason: PushReason;
+  /** The ring's detail as text (pushBodyOf); any text, bounded here. Absent or empty: the fixed body. */
+  readonly body?: string | null;
   /** ms since the Unix epoch. */
   readonly now: number;
 }
 
+/** Between a notification's title and its body in a push body. */
+const TITLE_BODY_SEPARATOR = ': ';
+
+/** The push body for a ring's public detail: its title and body, or null when it has neither. */
+export function pushBodyOf(notification: { title: string; body: string } | null): string | null {
+  if (notification === null) return null;
+  const parts = [notification.title.trim(), notification.body.trim()].filter((p) => p !== '');
+  return parts.length === 0 ? null : parts.join(TITLE_BODY_SEPARATOR);
+}
+
 /** The notification JSON for the envelope. @throws RelayCodecError when sessionId is not a session id. */
 export function buildPushPayload(input: PushPayloadInput): Uint8Array {
-  const body = PUSH_BODIES[input.reason];
-  if (body === undefined) throw new RangeError(`unknown push reason ${String(input.reason)}`);
+  const fixed = PUSH_BODIES[input.reason];
+  if (fixed === undefined) throw new RangeError(`unknown push reason ${String(input.reason)}`);
+  const detail = typeof input.body === 'string' ? boundedPushText(input.body) : '';
+  const body = detail === '' ? fixed : detail;
   return encodePushNotification({
     v: 1,
     sessionId: input.sessionId,

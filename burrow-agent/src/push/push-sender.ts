@@ -68,6 +68,8 @@ export interface PushRequest {
   readonly sessionId: string;
   readonly label: string;
   readonly reason: PushReason;
+  /** The ring's detail as text (push-payload.ts pushBodyOf); the fixed body for `reason` when absent. */
+  readonly body?: string | null;
 }
 
 export interface PushSendReport extends PushOutcomeSummary {

@@ -16,6 +16,7 @@ const attention: AttentionPort = {
   presence: (_v, r) => calls.push(`presence ${r.state}`),
   focus: (_v, s) => calls.push(`focus ${s}`),
   viewerGone: () => calls.push('gone'),
+  activity: () => calls.push('activity'),
   onChange: () => () => {},
 };
 
@@ -216,6 +217,21 @@ describe('ApiConnection', () => {
     expect(upserts()).toBe(before);
     c.api.receive(frame({ type: 'rename', rid: 9, session: s.id, name: 'renamed' }));
     expect(c.sent.find((m) => m.type === 'directory-upsert' && m.entry.name === 'renamed')).toBeDefined();
+    c.api.dispose();
+  });
+
+  it("a phone's keystrokes keep its presence alive, before they acknowledge; its terminal's replies do not (issue 23)", async () => {
+    const c = connection();
+    c.api.receive(hello);
+    const s = c.registry.create({ cwd: '/', command: ['/bin/cat'] });
+    c.api.receive(frame({ type: 'attach', rid: 4, session: s.id, cols: 80, rows: 24 }));
+    await new Promise((r) => setTimeout(r, 100));
+    calls.length = 0;
+    c.api.receive(frame({ type: 'input', session: s.id, kind: 'user', data: new TextEncoder().encode('y') }));
+    c.api.receive(
+      frame({ type: 'input', session: s.id, kind: 'reply', data: new TextEncoder().encode('\x1b[I') }),
+    );
+    expect(calls).toEqual(['activity', `ack ${s.id} true`]);
     c.api.dispose();
   });
 

@@ -28,6 +28,11 @@ export interface AttentionPort {
   /** Per viewer (one per phone connection), for the engine's presence window. */
   presence(viewerId: string, report: { state: PresenceState; focused: boolean; visible: boolean }): void;
   focus(viewerId: string, sessionId: string | null): void;
+  /**
+   * The viewer typed into a session: input keeps its presence alive, as typing in a local `burrow attach`
+   * does (issue 23: a phone typing every few seconds is never lapsed to idle).
+   */
+  activity?(viewerId: string): void;
   /** The viewer went away: forget its presence and focus. */
   viewerGone(viewerId: string): void;
   /** Called by the engine's owner when any public state changed, so directory deltas go out. */

@@ -1,7 +1,8 @@
 /**
  * The per-session screen model: a headless xterm fed the PTY's raw bytes in stream order, so an attaching
- * viewer gets the exact current screen — alternate screen, cursor, modes — plus recent scrollback as one
- * serialized string (DESIGN §6). Lines older than LIVE_SCROLLBACK_LINES move to a compact LineHistory.
+ * viewer gets the exact current screen — cells, modes, scroll region, tab stops, cursor, everything a later
+ * byte or key depends on (restore-string.ts) — plus recent scrollback as one string (DESIGN §6). Lines older
+ * than LIVE_SCROLLBACK_LINES move to a compact LineHistory. Widths: the session table (terminal-widths.ts).
  *
  * Why these sizes (measured on the dev machine, see bench/session-bench.ts): xterm holds ~12 bytes per cell,
  * and serializing costs ~18 µs per line, so keeping 10,000 live lines would cost ~14 MB and ~180 ms per attach
@@ -9,16 +10,25 @@
  * typed arrays per session and a ~10 ms snapshot; older lines cost ~6 bytes each in LineHistory.
  */
 
-import xtermSerialize from '@xterm/addon-serialize';
-import type { IMarker, Terminal as XTerminal } from '@xterm/headless';
+import type { IDisposable, IMarker, Terminal as XTerminal } from '@xterm/headless';
 import xtermHeadless from '@xterm/headless';
+import { emptyKittyState, type KittyKeyboardState, trackKittyKeyboard } from './kitty-keyboard.js';
 import { LineHistory } from './line-history.js';
 import { lineText } from './line-text.js';
 import { dropLines, type PlainLines, plainLines, plainTextState } from './plain-text.js';
+import { restoreString } from './restore-string.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
+import { applySessionWidths } from './terminal-widths.js';
+import { internals } from './xterm-internals.js';
 
 const { Terminal } = xtermHeadless;
-const { SerializeAddon } = xtermSerialize;
+
+interface LiveTerminal {
+  readonly term: XTerminal;
+  /** The kitty keyboard flags xterm.js does not track (kitty-keyboard.ts). */
+  readonly kitty: KittyKeyboardState;
+  readonly hooks: IDisposable;
+}
 
 /** Scrollback lines kept in full fidelity (colours, wrapping) and sent with every attach snapshot. */
 export const LIVE_SCROLLBACK_LINES = 300;
@@ -35,7 +45,7 @@ export const PLAIN_SKIP_MERGE_BYTES = 1024 * 1024;
 const LF = 0x0a;
 
 export interface ScreenSnapshot {
-  /** Escape-sequence string that reproduces the screen, scrollback and modes on a fresh terminal. */
+  /** The restore string (restore-string.ts): replayed into a fresh terminal of `cols`×`rows`, this screen. */
   readonly data: string;
   readonly cols: number;
   readonly rows: number;
@@ -56,10 +66,10 @@ export function checkSize(cols: number, rows: number): void {
 
 export class ScreenModel {
   /** The live terminal; null while hibernated. */
-  private live: { term: XTerminal; serializer: InstanceType<typeof SerializeAddon> } | null;
+  private live: LiveTerminal | null;
   /**
-   * While hibernated: the serialized screen as exact-size UTF-8 bytes, exact at `written`. Bytes, not the
-   * string: serialize builds a rope of thousands of small strings that costs several times its length.
+   * While hibernated: the restore string as exact-size UTF-8 bytes, exact at `written`. Bytes, not the
+   * string: it is a rope of thousands of small strings that costs several times its length.
    */
   private frozen: Uint8Array | null = null;
   /** The size callers asked for (reported at once); `termSize` is the terminal's, which follows in order. */
@@ -298,7 +308,7 @@ export class ScreenModel {
       data:
         this.frozen !== null
           ? Buffer.from(this.frozen.buffer, this.frozen.byteOffset, this.frozen.byteLength).toString('utf8')
-          : this.live!.serializer.serialize({ scrollback: this.unharvested() }),
+          : this.restore(this.live!),
       cols: this.termSize.cols,
       rows: this.termSize.rows,
       offset,
@@ -311,33 +321,39 @@ export class ScreenModel {
     checkSize(cols, rows);
     if (cols === this.size.cols && rows === this.size.rows) return;
     this.size = { cols, rows };
-    this.queue.push(() => {
+    const step = () => {
       if (cols === this.termSize.cols && rows === this.termSize.rows) return;
-      const { term } = this.wake();
+      if (this.live === null) {
+        // Parked: the replay goes to xterm first (its write is queued there); the resize follows it.
+        this.wake();
+        this.queue.unshift(step);
+        return;
+      }
       this.termSize = { cols, rows };
-      term.resize(cols, rows);
-    });
+      this.live.term.resize(cols, rows);
+    };
+    this.queue.push(step);
     this.pump();
   }
 
   /**
-   * Parks an idle model as its serialized snapshot and frees the terminal (~1.5 MB of cell buffers); the next
-   * write, resize or dispose-free read wakes it by replaying that string into a fresh terminal. Only the normal
-   * screen is parked: serialization does not carry every mode a full-screen program may rely on (scroll
-   * regions, charsets), so a model showing the alternate screen stays live. Resolves whether it parked.
+   * Parks an idle model as its restore string and frees the terminal (~1.5 MB of cell buffers); the next
+   * write, resize or dispose-free read wakes it by replaying that string into a fresh terminal. Lossless: the
+   * string carries every state later bytes depend on (restore-string.ts; screen-model.park.property.test.ts),
+   * alternate screen included. A model whose parser stands inside an escape sequence or a UTF-8 character
+   * (the last read ended mid-sequence) is not parked: the rest of it would meet a terminal that never saw its
+   * start. Resolves whether it parked.
    */
   hibernate(): Promise<boolean> {
     if (this.live === null || this.disposed) return Promise.resolve(false);
     const live = this.live;
     return this.whenParsed((at) => {
-      if (this.live !== live || at !== this.written || live.term.buffer.active.type !== 'normal')
-        return false;
+      if (this.live !== live || at !== this.written || !internals(live.term).atGround) return false;
       this.harvest();
-      this.frozen = new Uint8Array(
-        Buffer.from(live.serializer.serialize({ scrollback: this.unharvested() }), 'utf8'),
-      );
+      this.frozen = new Uint8Array(Buffer.from(this.restore(live), 'utf8'));
       this.frontier?.dispose();
       this.frontier = undefined;
+      live.hooks.dispose();
       live.term.dispose();
       this.live = null;
       return true;
@@ -348,25 +364,32 @@ export class ScreenModel {
     this.disposed = true;
     this.queue.length = 0;
     this.frontier?.dispose();
+    this.live?.hooks.dispose();
     this.live?.term.dispose();
     this.live = null;
     this.frozen = null;
   }
 
-  private makeTerminal(): { term: XTerminal; serializer: InstanceType<typeof SerializeAddon> } {
+  /** The serialized terminal from history's end on (`unharvested`: usually LIVE_SCROLLBACK_LINES of scrollback). */
+  private restore(live: LiveTerminal): string {
+    return restoreString(live.term, { scrollback: this.unharvested(), kitty: live.kitty });
+  }
+
+  private makeTerminal(): LiveTerminal {
     const term = new Terminal({
       cols: this.termSize.cols,
       rows: this.termSize.rows,
       scrollback: LIVE_SCROLLBACK_LINES + HISTORY_SLACK_LINES,
+      // The width table (terminal-widths.ts) is behind xterm's proposed API.
       allowProposedApi: true,
     });
-    const serializer = new SerializeAddon();
-    term.loadAddon(serializer);
-    return { term, serializer };
+    applySessionWidths(term);
+    const kitty = emptyKittyState();
+    return { term, kitty, hooks: trackKittyKeyboard(term, kitty) };
   }
 
-  /** The live terminal, replaying the parked snapshot first if the model was hibernated. */
-  private wake(): { term: XTerminal; serializer: InstanceType<typeof SerializeAddon> } {
+  /** The live terminal, replaying the parked string first if the model was hibernated. */
+  private wake(): LiveTerminal {
     if (this.live !== null) return this.live;
     const live = this.makeTerminal();
     // The parked string holds exactly the lines not yet in history (live scrollback + screen), so the fresh

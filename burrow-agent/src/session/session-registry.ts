@@ -43,6 +43,8 @@ export interface RegistryOptions {
   readonly screen?: ScreenHostFactory | undefined;
   /** How long a phone that lost its connection keeps a session's size (ms; size-authority.ts). */
   readonly resumeWindowMs?: number | undefined;
+  /** Quiet time (ms) after which an unwatched session parks its screen model; HIBERNATE_AFTER_MS by default. */
+  readonly parkAfterMs?: number | undefined;
 }
 
 /** Most list-change listeners at once (the daemon's session roster; tests add a few). */
@@ -74,7 +76,15 @@ export class SessionRegistry {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly opts: RegistryOptions) {
-    this.sweeper = setInterval(() => void this.sweep(), HIBERNATE_SWEEP_MS);
+    if (opts.parkAfterMs !== undefined && (!Number.isSafeInteger(opts.parkAfterMs) || opts.parkAfterMs < 0)) {
+      throw new RangeError('parkAfterMs must be a non-negative integer');
+    }
+    // A shorter park delay is swept for at least three times per delay.
+    const sweepMs = Math.max(
+      50,
+      Math.min(HIBERNATE_SWEEP_MS, Math.floor((opts.parkAfterMs ?? Infinity) / 3)),
+    );
+    this.sweeper = setInterval(() => void this.sweep(), sweepMs);
     // Never keeps the process alive on its own.
     this.sweeper.unref();
   }
@@ -156,6 +166,7 @@ export class SessionRegistry {
         this.opts.integrationDir === undefined ? defaultIntegrationDir() : this.opts.integrationDir,
       ...(this.opts.screen !== undefined ? { screen: this.opts.screen } : {}),
       ...(this.opts.resumeWindowMs !== undefined ? { resumeWindowMs: this.opts.resumeWindowMs } : {}),
+      ...(this.opts.parkAfterMs !== undefined ? { parkAfterMs: this.opts.parkAfterMs } : {}),
     });
     this.sessions.set(id, session);
     this.listChanged();

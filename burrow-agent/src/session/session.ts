@@ -55,6 +55,8 @@ export const MAX_MODEL_BACKLOG_BYTES = 4 * 1024 * 1024;
 export const MAX_INPUT_BYTES = 64 * 1024;
 /** A session nobody watches that has been quiet this long parks its screen model (see ScreenModel.hibernate). */
 export const HIBERNATE_AFTER_MS = 30_000;
+/** A process killed by signal n exits with status 128 + n in POSIX shells' `$?`. */
+export const SIGNAL_EXIT_BASE = 128;
 /** Grace between SIGHUP and SIGKILL when a session is killed. */
 export const KILL_GRACE_MS = 1500;
 
@@ -76,6 +78,8 @@ export interface SessionSpawnOptions {
   readonly screen?: ScreenHostFactory;
   /** How long a phone that lost its connection keeps the size (ms); RESUME_WINDOW_MS by default. */
   readonly resumeWindowMs?: number;
+  /** Quiet time before an unwatched session parks its screen model; HIBERNATE_AFTER_MS by default. */
+  readonly parkAfterMs?: number;
 }
 
 export interface SessionInfo {
@@ -462,12 +466,19 @@ export class Session {
    * so idle sessions cost a serialized string instead of a terminal's cell buffers. Any output or attach
    * wakes it. `now` comes from the caller's clock.
    */
-  maybeHibernate(now: number): Promise<boolean> {
+  async maybeHibernate(now: number): Promise<boolean> {
     const last = this.lastOutputAt ?? this.createdAt;
-    if (this.viewers.size > 0 || this.screen.hibernated || now - last < HIBERNATE_AFTER_MS) {
-      return Promise.resolve(false);
+    const after = this.opts.parkAfterMs ?? HIBERNATE_AFTER_MS;
+    if (this.viewers.size > 0 || this.screen.hibernated || now - last < after) return false;
+    const parked = await this.screen.hibernate();
+    // Said once per park, so a screen that looks wrong after a quiet spell can be traced to it.
+    if (parked) {
+      this.opts.log(
+        'info',
+        `session ${this.id}: screen model parked (quiet ${Math.round((now - last) / 1000)} s, no viewer); the next output or attach wakes it`,
+      );
     }
-    return this.screen.hibernate();
+    return parked;
   }
 
   /** SIGHUP, then SIGKILL after KILL_GRACE_MS; resolves when the process has exited. */
@@ -518,7 +529,9 @@ export class Session {
 
   private onExit(exitCode: number, signal: number | null): void {
     clearTimeout(this.killTimer);
-    this.exit = signal ? { code: null, signal } : { code: exitCode, signal: null };
+    // One exit-code convention everywhere (`ls`, `await`, rings, the phone): a signal death is 128 + n, as a
+    // shell reports it, with the signal kept beside it so it can be named (issue 23).
+    this.exit = signal ? { code: SIGNAL_EXIT_BASE + signal, signal } : { code: exitCode, signal: null };
     this.holds.clear();
     for (const tap of this.opts.taps) this.guard(() => tap.exit?.(this.id));
     this.emit({

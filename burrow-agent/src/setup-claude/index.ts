@@ -7,4 +7,3 @@ export {
 } from './claude-settings.js';
 export { runSetupClaude, type SetupClaudeOptions, type SetupClaudeResult } from './setup-claude.js';
 export { SetupClaudeError } from './setup-claude-error.js';
-export { setupCommand } from './setup-command.js';

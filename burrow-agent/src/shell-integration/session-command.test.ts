@@ -35,8 +35,11 @@ describe('sessionCommandLine', () => {
       [
         ['sh', '-c', 'for i in $(seq 25); do echo $i; done; exit 3'],
         "sh -c 'for i in $(seq 25); do echo $i; done; exit 3'",
-        'sh',
+        'exit', // the script's last command (issue 23: a -c script keys like the line it runs)
       ],
+      [['sh', '-c', 'claude --resume'], "sh -c 'claude --resume'", 'claude'],
+      [['bash', '-lc', 'FOO=1 codex'], "bash -lc 'FOO=1 codex'", 'codex'],
+      [['env', 'GEMINI_API_KEY=x', 'gemini'], 'env GEMINI_API_KEY=x gemini', 'gemini'],
       [['printf', "it's\n"], "printf $'it\\'s\\n'", 'printf'],
       [['echo', ''], "echo ''", 'echo'],
     ];

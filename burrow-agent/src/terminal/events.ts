@@ -7,6 +7,11 @@
 /** Which terminal report asked for attention (alert-spec: "terminal reports"). */
 export type NotifySource = 'osc9' | 'osc777' | 'osc99';
 
+/** OSC 7501 program states (program-status.ts). */
+export type ProgramState = 'idle' | 'working' | 'done' | 'blocked' | 'error' | 'clear';
+/** What an OSC 7501 `blocked` program waits for. */
+export type BlockedKind = 'permission' | 'question' | 'auth';
+
 /** OSC 9;4 progress states (Windows Terminal / ConEmu): 0 clear, 1 normal, 2 error, 3 indeterminate, 4 paused. */
 export type ProgressState = 'clear' | 'normal' | 'error' | 'indeterminate' | 'paused';
 
@@ -27,6 +32,25 @@ export type TerminalEvent =
     }
   /** OSC 99 `p=close` with an `i` key: the program withdrew that notification (kitty desktop-notifications). */
   | { readonly type: 'notify-close'; readonly source: 'osc99'; readonly id: string }
+  /**
+   * OSC 7501: a program's own report of its state (program-status.ts). `id` '' is the root record; `title` and
+   * `msg` are decoded, sanitized and bounded ('' when absent); `kind` only with `blocked`.
+   */
+  | {
+      readonly type: 'program-status';
+      readonly state: ProgramState;
+      readonly id: string;
+      readonly kind: BlockedKind | null;
+      readonly app: string | null;
+      readonly progress: number | null;
+      readonly title: string;
+      readonly msg: string;
+    }
+  /**
+   * A program asked whether the terminal speaks a notification protocol: kitty's `OSC 99 ; i=<id>:p=? ;` or
+   * `OSC 7501 ; ?`. Burrow answers (capability-replies.ts); `id` is the kitty query's `i` ('' without one).
+   */
+  | { readonly type: 'capability-query'; readonly protocol: 'osc99' | 'osc7501'; readonly id: string }
   /** OSC 9;4 progress; `value` is 0–100 when the state carries one. */
   | { readonly type: 'progress'; readonly state: ProgressState; readonly value: number | null }
   /** OSC 0 / 2 (window title) or OSC 1 (icon title). */

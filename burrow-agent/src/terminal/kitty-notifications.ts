@@ -2,8 +2,10 @@
  * Kitty's desktop-notification protocol, OSC 99 (sw.kovidgoyal.net/kitty/desktop-notifications):
  * `OSC 99 ; <key=value:key=value…> ; <payload> ST`. A notification may arrive in chunks sharing an id `i`;
  * `d=0` says more follows, `d=1` (the default) completes it. `p` says what the payload is (`title`, the
- * default, or `body`; `icon` and `buttons` carry no text Burrow shows; `alive` and `?` are management and
- * contribute no content). `p=close` with an id withdraws that notification: it is reported as `notify-close`
+ * default, or `body`; `icon` and `buttons` carry no text Burrow shows; `alive` is management and contributes
+ * no content). `p=?` asks what the terminal supports: it is reported as a `capability-query`, which Burrow
+ * answers truthfully (capability-replies.ts, issue 23: opencode uses OSC 99 only where the terminal says it
+ * can). `p=close` with an id withdraws that notification: it is reported as `notify-close`
  * (issue 13: a withdrawn request must stop ringing). `e=1` means the payload is base64; chunks need not be
  * cut at a multiple of 4 characters, so up to 3 characters are carried to the part's next chunk.
  *
@@ -80,6 +82,8 @@ class ChunkBuffer {
 }
 
 const EMPTY = new Uint8Array(0);
+/** A notification id as the protocol defines it (`[a-zA-Z0-9-_+.]`); a query with another is not answered. */
+const KITTY_QUERY_ID = /^[A-Za-z0-9_+.-]*$/;
 
 enum PayloadKind {
   Title = 0,
@@ -90,6 +94,8 @@ enum PayloadKind {
   Ignored = 3,
   /** close: the program withdraws the notification with this id. */
   Close = 4,
+  /** ?: the program asks which parts of the protocol the terminal implements. */
+  Query = 5,
 }
 
 function payloadKind(p: string): PayloadKind {
@@ -103,6 +109,8 @@ function payloadKind(p: string): PayloadKind {
       return PayloadKind.NoText;
     case 'close':
       return PayloadKind.Close;
+    case '?':
+      return PayloadKind.Query;
     default:
       return PayloadKind.Ignored;
   }
@@ -174,6 +182,12 @@ export class KittyNotifications {
     if (semi < 0) return; // both semicolons are mandatory
     const meta = parseMetadata(decodeUtf8(payload.subarray(0, semi)));
     if (meta === null || meta.kind === PayloadKind.Ignored) return;
+    if (meta.kind === PayloadKind.Query) {
+      // The id is echoed back in the answer: only the protocol's own alphabet is, never anything else.
+      if (KITTY_QUERY_ID.test(meta.id))
+        events.push({ type: 'capability-query', protocol: 'osc99', id: meta.id });
+      return;
+    }
     if (meta.kind === PayloadKind.Close) {
       // Withdraws the notification: any half-sent chunks of it go, and the engine is told (an id is needed).
       this.#open.delete(meta.id);

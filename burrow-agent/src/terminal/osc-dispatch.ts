@@ -10,6 +10,7 @@
  *   several lines is `<title>` then `<body>` (see `osc9Message`).
  * - 99: kitty notifications (kitty-notifications.ts). 133 / 633: shell integration (shell-integration.ts).
  * - 777: `notify;<title>;<body>` (urxvt, Ghostty); other subcommands are ignored.
+ * - 7501: program status (program-status.ts), and its `?` capability query.
  * - 1337: iTerm2's `CurrentDir=<path>` (the working directory); its other keys are ignored.
  */
 import { sanitizeText } from '@burrow/crypto';
@@ -22,6 +23,7 @@ import {
   NOTIFY_TITLE_MAX_CODE_POINTS,
   TITLE_MAX_CODE_POINTS,
 } from './limits.js';
+import { dispatchProgramStatus } from './program-status.js';
 import type { ShellIntegration } from './shell-integration.js';
 import { decodeUtf8, parseDecimal, splitFields, startsWithAscii } from './text-decoding.js';
 
@@ -81,6 +83,9 @@ export function dispatchOsc(osc: Uint8Array, handlers: OscHandlers, events: Term
       return;
     case 777:
       osc777(payload, events);
+      return;
+    case 7501:
+      dispatchProgramStatus(payload, events);
       return;
     case 1337:
       if (startsWithAscii(payload, 'CurrentDir=')) {

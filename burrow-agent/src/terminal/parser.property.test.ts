@@ -108,6 +108,10 @@ function checkText(event: TerminalEvent): void {
       expectSanitized(event.key, PROPERTY_KEY_MAX_CODE_POINTS);
       expectSanitized(event.value, PROPERTY_VALUE_MAX_CODE_POINTS);
       break;
+    case 'program-status':
+      expectSanitized(event.title, NOTIFY_TITLE_MAX_CODE_POINTS);
+      expectSanitized(event.msg, NOTIFY_BODY_MAX_CODE_POINTS);
+      break;
     case 'progress':
       expect(
         event.value === null || (Number.isInteger(event.value) && event.value >= 0 && event.value <= 100),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { capabilityReply } from './capability-replies.js';
 import type { TerminalEvent } from './events.js';
 import {
   KITTY_MAX_BYTES_PER_ID,
@@ -326,5 +327,67 @@ describe('TerminalParser: issue 13 fixes', () => {
     expect(feedAll(make(), `\x1b]133;C;cmdline_url=${url}\x07`)).toEqual([
       { type: 'command-start', commandLine: 'make\nnpm test', trusted: false },
     ]);
+  });
+});
+
+describe('TerminalParser: issue 23 — OSC 7501 and capability queries', () => {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const status = (body: string) => feedAll(make(), `\x1b]7501;${body}\x1b\\`);
+
+  it('reads a report: the last duplicate wins, unknown keys and malformed pairs are skipped', () => {
+    expect(status(`state=working:state=blocked:x=1:bogus:kind=question:msg=${b64('Which branch?')}`)).toEqual(
+      [
+        {
+          type: 'program-status',
+          state: 'blocked',
+          id: '',
+          kind: 'question',
+          app: null,
+          progress: null,
+          title: '',
+          msg: 'Which branch?',
+        },
+      ],
+    );
+  });
+
+  it('keeps kind only with blocked and progress only with working or blocked, 0–100', () => {
+    const [done] = status('state=done:kind=permission:progress=50');
+    expect(done).toMatchObject({ state: 'done', kind: null, progress: null });
+    const [working] = status('state=working:progress=101:id=a/b');
+    expect(working).toMatchObject({ state: 'working', progress: null, id: 'a/b' });
+    expect(status('state=blocked:kind=telepathy')[0]).toMatchObject({ kind: null });
+  });
+
+  it('discards the whole report on an unknown state, a bad id or app, bad base64 or a control character', () => {
+    expect(status('state=sleepy')).toEqual([]);
+    expect(status('kind=permission')).toEqual([]);
+    expect(status('state=done:id=a//b')).toEqual([]);
+    expect(status(`state=done:id=${'a/'.repeat(8)}a`)).toEqual([]);
+    expect(status(`state=done:app=${'x'.repeat(33)}`)).toEqual([]);
+    expect(status('state=done:msg=a===')).toEqual([]);
+    expect(status('state=done:msg=SGk')).toEqual([]); // unpadded
+    expect(status(`state=done:msg=${b64('a\x1b[31mb')}`)).toEqual([]);
+    expect(status(`state=done:msg=${b64('x'.repeat(2049))}`)).toEqual([]);
+    expect(status(`state=done:title=${b64('t'.repeat(193))}`)).toEqual([]);
+    expect(status(`state=done:${'k'.repeat(17)}=1`)).toEqual([]);
+  });
+
+  it('sanitizes decoded text (bidi overrides go) like every other report', () => {
+    expect(status(`state=error:msg=${b64('build \u202efailed')}`)[0]).toMatchObject({ msg: 'build failed' });
+  });
+
+  it("reports kitty's p=? and OSC 7501's ? as capability queries, and answers them truthfully", () => {
+    expect(feedAll(make(), '\x1b]99;i=ab-1:p=?;\x1b\\', '\x1b]7501;?\x07')).toEqual([
+      { type: 'capability-query', protocol: 'osc99', id: 'ab-1' },
+      { type: 'capability-query', protocol: 'osc7501', id: '' },
+    ]);
+    expect(capabilityReply('osc99', 'ab-1')).toBe('\x1b]99;i=ab-1:p=?;p=title,body,?,close:o=always\x1b\\');
+    expect(capabilityReply('osc99', '')).toBe('\x1b]99;i=0:p=?;p=title,body,?,close:o=always\x1b\\');
+    expect(capabilityReply('osc7501', '')).toBe('\x1b]7501;?\x1b\\');
+  });
+
+  it('never echoes a kitty query id outside the protocol alphabet', () => {
+    expect(feedAll(make(), '\x1b]99;i=a)b:p=?;\x1b\\')).toEqual([]);
   });
 });

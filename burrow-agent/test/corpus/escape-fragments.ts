@@ -87,6 +87,14 @@ export function escapeFragments(nonce: string): Uint8Array[] {
     '\x1b]0;title\x07',
     '\x1bPq#0;1\x07\x1b\\',
     '\x1b]633;P;Cwd=/tmp\x07',
+    '7501',
+    'state=blocked',
+    'kind=permission',
+    'msg=SGk=',
+    'p=?',
+    '\x1b]7501;state=done\x07',
+    '\x1b]7501;?\x1b\\',
+    '\x1b]99;i=q:p=?;\x1b\\',
   ].map((s) => encoder.encode(s));
 }
 

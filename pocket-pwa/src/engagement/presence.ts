@@ -7,6 +7,12 @@ import type { PresenceState } from '@burrow/protocol';
 
 /** The presence window until the Burrow's settings say otherwise (alert-spec `inactivityTimeoutMs`). */
 export const DEFAULT_INACTIVITY_TIMEOUT_MS = 60_000;
+/**
+ * While present, input since the last `presence` sent re-sends it this often (issue 23: the Burrow restarts
+ * its presence window at each `present`; a phone that only reported changes was lapsed to idle 60 s after
+ * its last change however much it was used). Below the Burrow's smallest window (5 s), whatever it is set to.
+ */
+export const PRESENCE_REFRESH_MS = 4_000;
 
 export interface PresenceInputs {
   readonly visible: boolean;
@@ -45,4 +51,23 @@ export function nextPresenceChangeAt(
 
 export function samePresence(a: PresenceReport | null, b: PresenceReport): boolean {
   return a !== null && a.state === b.state && a.visible === b.visible && a.focused === b.focused;
+}
+
+/**
+ * Whether a present phone should tell the Burrow again that it is present: there was input since it last said
+ * so, at least PRESENCE_REFRESH_MS ago (protocol R-ENG-1).
+ */
+export function presenceRefreshDue(
+  report: PresenceReport,
+  lastSentAt: number | null,
+  lastInputAt: number | null,
+  nowMs: number,
+): boolean {
+  return (
+    report.state === 'present' &&
+    lastSentAt !== null &&
+    lastInputAt !== null &&
+    lastInputAt > lastSentAt &&
+    nowMs - lastSentAt >= PRESENCE_REFRESH_MS
+  );
 }

@@ -1,7 +1,9 @@
 /**
  * Feeds the phone's presence and the session on screen to every connected Burrow (alert-spec "Engagement";
  * DESIGN §5 "Viewers"). Presence is computed by the pure `presenceOf`; this hook only gathers DOM signals
- * (visibility, focus, typing / pointer / wheel / composition) and re-sends after each reconnect.
+ * (visibility, focus, typing / pointer / wheel / scrolling / composition), re-sends after each reconnect, and
+ * while present re-sends after input every PRESENCE_REFRESH_MS, so the phone's use keeps it present at the
+ * Burrow (issue 23).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { PairedBurrow } from '../app/burrow-hub.js';
@@ -12,6 +14,7 @@ import {
   type PresenceInputs,
   type PresenceReport,
   presenceOf,
+  presenceRefreshDue,
   samePresence,
 } from './presence.js';
 
@@ -20,6 +23,8 @@ const INPUT_EVENTS = [
   'pointerdown',
   'pointermove',
   'wheel',
+  'scroll',
+  'touchstart',
   'compositionstart',
   'compositionupdate',
   'input',
@@ -41,7 +46,10 @@ export function useEngagement(
     presenceOf(readInputs(null), now(), inactivityTimeoutMs),
   );
   const lastInputAt = useRef<number | null>(null);
+  /** Bumped by input, so the sending effect below runs and can refresh presence. */
+  const [, setInputBeat] = useState(0);
   const sentPresence = useRef(new WeakMap<PocketConnection, PresenceReport>());
+  const sentAt = useRef(new WeakMap<PocketConnection, number>());
   const sentFocus = useRef(new WeakMap<PocketConnection, string | null>());
 
   useEffect(() => {
@@ -60,6 +68,7 @@ export function useEngagement(
       if (lastInputAt.current !== null && t - lastInputAt.current < INPUT_THROTTLE_MS) return;
       lastInputAt.current = t;
       recompute();
+      setInputBeat((n) => n + 1);
     };
     for (const e of INPUT_EVENTS) window.addEventListener(e, onInput, { capture: true, passive: true });
     document.addEventListener('visibilitychange', recompute);
@@ -84,9 +93,12 @@ export function useEngagement(
         sentFocus.current.delete(conn);
         continue;
       }
-      if (!samePresence(sentPresence.current.get(conn) ?? null, report)) {
+      const t = now();
+      const changed = !samePresence(sentPresence.current.get(conn) ?? null, report);
+      if (changed || presenceRefreshDue(report, sentAt.current.get(conn) ?? null, lastInputAt.current, t)) {
         conn.presence(report.state, { focused: report.focused, visible: report.visible });
         sentPresence.current.set(conn, report);
+        sentAt.current.set(conn, t);
       }
       const focus = onScreen !== null && onScreen.burrowId === b.record.burrowId ? onScreen.sessionId : null;
       if (sentFocus.current.get(conn) !== focus) {

@@ -1,12 +1,18 @@
 import type { PushTestOutcome } from '@burrow/protocol';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PairingRecord } from '../core/pairing-storage.js';
 import { IdbPushStore } from '../store/push-store.js';
 import { MemoryConnection } from '../test-support/memory-connection.js';
 import { PushControls } from './PushControls.js';
 import { PushBoard } from './push-board.js';
-import type { Permission, PushEnvironment, SubscriptionLike } from './push-registration.js';
+import {
+  type Permission,
+  PUSH_PERMISSION_TIMEOUT_MS,
+  PUSH_SUBSCRIBE_TIMEOUT_MS,
+  type PushEnvironment,
+  type SubscriptionLike,
+} from './push-registration.js';
 
 const PAIRING: PairingRecord = {
   burrowId: 'burrow-1',
@@ -140,11 +146,85 @@ describe('PushControls', () => {
     expect(screen.queryByText(/Failed to fetch/)).toBeNull();
   });
 
-  it('says "blocked" and offers no switch when the browser denied notifications', async () => {
+  it('says "blocked", and a tap reads the permission again instead of a dead button (issue 23)', async () => {
     perm = 'denied';
     renderControls();
     await screen.findByText(/blocked by the browser/);
-    expect(screen.getByRole('button', { name: 'Enable notifications' })).toHaveProperty('disabled', true);
+    const button = screen.getByRole('button', { name: 'Enable notifications' });
+    expect(button).toHaveProperty('disabled', false);
+    perm = 'granted'; // allowed in the browser's settings meanwhile
+    fireEvent.click(button);
+    await screen.findByText('Notifications: on');
+  });
+
+  it('a refused prompt says blocked at once, and a dismissed one says off with why (issue 23)', async () => {
+    perm = 'default';
+    env = { ...env, push: { ...env.push!, requestPermission: async () => 'denied' } };
+    renderControls(new MemoryConnection(), true, new PushBoard(env));
+    fireEvent.click(await screen.findByRole('button', { name: 'Enable notifications' }));
+    await screen.findByText(/blocked by the browser/);
+    env = { ...env, push: { ...env.push!, requestPermission: async () => 'default' } };
+    const other = renderControls(new MemoryConnection(), true, new PushBoard(env));
+    await waitFor(() =>
+      expect(other.getAllByRole('button', { name: 'Enable notifications' })).toHaveLength(2),
+    );
+    const second = other.getAllByRole('button', { name: 'Enable notifications' })[1]!;
+    await waitFor(() => expect(second).toHaveProperty('disabled', false));
+    fireEvent.click(second);
+    await screen.findByText('Notifications: off — the browser’s question was dismissed');
+  });
+
+  it('names the step it waits on, and a push service that never answers ends failed (issue 23)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      env = { ...env, push: { ...env.push!, subscribe: () => new Promise(() => {}) } };
+      renderControls(new MemoryConnection(), true, new PushBoard(env));
+      fireEvent.click(await screen.findByRole('button', { name: 'Enable notifications' }));
+      await screen.findByText('Notifications: subscribing with the browser’s push service…');
+      expect(screen.getByRole('button', { name: 'Enable notifications' })).toHaveProperty('disabled', true);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(PUSH_SUBSCRIBE_TIMEOUT_MS);
+      });
+      await screen.findByText(/could not be set up — the browser's push service did not answer within 10 s/);
+      expect(screen.getByRole('button', { name: 'Enable notifications' })).toHaveProperty('disabled', false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a permission prompt nobody answers ends off with that reason (issue 23)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      perm = 'default';
+      env = { ...env, push: { ...env.push!, requestPermission: () => new Promise(() => {}) } };
+      renderControls(new MemoryConnection(), true, new PushBoard(env));
+      fireEvent.click(await screen.findByRole('button', { name: 'Enable notifications' }));
+      await screen.findByText('Notifications: answer the browser’s question to allow them…');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(PUSH_PERMISSION_TIMEOUT_MS);
+      });
+      await screen.findByText(/off — the browser’s question got no answer/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a browser that throws when asked ends failed with its error (issue 23)', async () => {
+    perm = 'default';
+    env = {
+      ...env,
+      push: {
+        ...env.push!,
+        requestPermission: async () => {
+          throw new DOMException('not allowed here', 'NotAllowedError');
+        },
+      },
+    };
+    renderControls(new MemoryConnection(), true, new PushBoard(env));
+    fireEvent.click(await screen.findByRole('button', { name: 'Enable notifications' }));
+    await screen.findByText(
+      'Notifications: could not be set up — the browser refused to ask: not allowed here',
+    );
   });
 
   it('says "not supported" where the browser has no Web Push', async () => {

@@ -46,7 +46,9 @@ export function PushControls({ pairing, name, board, connection, connected }: Pu
       (e: unknown) => setTestText(`Test push failed: ${e instanceof Error ? e.message : String(e)}`),
     );
   };
-  const canSwitch = state !== null && state.kind !== 'unsupported' && state.kind !== 'blocked' && !busy;
+  // Blocked stays tappable: a tap reads the permission again (the owner may have allowed it in the browser's
+  // settings meanwhile) and says again what is the case (issue 23: no button left disabled until a reload).
+  const canSwitch = state !== null && state.kind !== 'unsupported' && state.kind !== 'working' && !busy;
 
   return (
     <fieldset className="push" aria-label={`Notifications from ${name}`}>

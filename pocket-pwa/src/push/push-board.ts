@@ -52,9 +52,14 @@ export class PushBoard {
     void this.#run(pairing, checkPush).finally(() => this.#rechecking.delete(pairing.burrowId));
   }
 
-  /** From the owner's tap (it may prompt for permission). */
+  /**
+   * From the owner's tap (it may prompt for permission). Each step shows as it starts (`working`), and the
+   * tap always ends in a state that names itself (issue 23).
+   */
   enable(pairing: PairingRecord): Promise<void> {
-    return this.#run(pairing, enablePush);
+    return this.#run(pairing, (p, env) =>
+      enablePush(p, env, (step) => this.#set(p.burrowId, { kind: 'working', step })),
+    );
   }
 
   disable(pairing: PairingRecord): Promise<void> {
@@ -70,7 +75,11 @@ export class PushBoard {
       const message = error instanceof Error ? error.message : String(error);
       state = { kind: 'failed', message: message.slice(0, MAX_RELAY_ERROR_CHARS) };
     }
-    this.#states.set(pairing.burrowId, state);
+    this.#set(pairing.burrowId, state);
+  }
+
+  #set(burrowId: string, state: PushState): void {
+    this.#states.set(burrowId, state);
     this.#version++;
     for (const l of this.#listeners) l();
   }

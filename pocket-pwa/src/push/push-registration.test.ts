@@ -168,9 +168,9 @@ describe('enablePush (on the owner tap)', () => {
     expect(calls).toEqual([]);
   });
 
-  it('stays off when the prompt is dismissed', async () => {
+  it('stays off when the prompt is dismissed, and says so (issue 23)', async () => {
     push.answerPrompt = 'default';
-    expect(await enablePush(A, env)).toEqual({ kind: 'off' });
+    expect(await enablePush(A, env)).toEqual({ kind: 'off', reason: 'dismissed' });
     expect(calls).toEqual([]);
   });
 

@@ -16,9 +16,18 @@ export type PushState =
   /** No Web Push here; on iOS `why` says what the owner can do (shell/ios.ts). */
   | { readonly kind: 'unsupported'; readonly why?: UnsupportedWhy }
   | { readonly kind: 'blocked' }
-  | { readonly kind: 'off' }
+  /** Off; `reason` says why when a tap meant to turn it on did not (issue 23: never a silent "off"). */
+  | { readonly kind: 'off'; readonly reason?: OffReason }
   | { readonly kind: 'on'; readonly endpoint: string }
-  | { readonly kind: 'failed'; readonly message: string };
+  | { readonly kind: 'failed'; readonly message: string }
+  /** A switch in progress, with the step it waits on (each bounded, so it always ends in another state). */
+  | { readonly kind: 'working'; readonly step: PushStep };
+
+/** Why push is off after the owner tapped to turn it on. */
+export type OffReason = 'dismissed' | 'no-answer';
+
+/** What turning push on is waiting for: the owner's answer, the browser's push service, the relay. */
+export type PushStep = 'permission' | 'subscribing' | 'registering';
 
 export type Permission = 'default' | 'granted' | 'denied';
 
@@ -57,6 +66,17 @@ export interface PushEnvironment {
 
 /** How long one relay call may take before the registration is reported as failed. */
 export const PUSH_REGISTRATION_TIMEOUT_MS = 15_000;
+/**
+ * How long the browser's push service may take to subscribe before it is reported as failed (issue 23:
+ * Chromium's subscribe waits for Google's push service and, with that out of reach, hung for minutes while
+ * the button stayed greyed out and "off").
+ */
+export const PUSH_SUBSCRIBE_TIMEOUT_MS = 10_000;
+/**
+ * How long the permission prompt may stay unanswered before push is reported off with that reason (a browser
+ * can keep a quiet prompt that the owner never sees; one answered later still counts at the next tap).
+ */
+export const PUSH_PERMISSION_TIMEOUT_MS = 60_000;
 /** Most characters of a relay error kept for the screen. */
 export const MAX_RELAY_ERROR_CHARS = 200;
 
@@ -67,16 +87,55 @@ class RegistrationFailure extends Error {
   override readonly name = 'RegistrationFailure';
 }
 
-/** Turns push on for this Burrow. Call it from the owner's tap: it may ask for notification permission. */
-export async function enablePush(pairing: PairingRecord, env: PushEnvironment): Promise<PushState> {
+/** `promise`, or what `onTimeout()` returns (or throws) after `ms` — whichever comes first. */
+function within<T>(promise: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<T>((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(onTimeout());
+      } catch (error) {
+        reject(error);
+      }
+    }, ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * Turns push on for this Burrow. Call it from the owner's tap: it may ask for notification permission. Every
+ * step is bounded and every outcome is a state that says itself (issue 23): on; off with why; blocked;
+ * failed with the error. `progress` hears each step as it starts.
+ */
+export async function enablePush(
+  pairing: PairingRecord,
+  env: PushEnvironment,
+  progress: (step: PushStep) => void = () => {},
+): Promise<PushState> {
   const push = env.push;
   if (push === null) return unsupported(env);
   let permission = push.permission();
-  if (permission === 'default') permission = await push.requestPermission();
+  if (permission === 'default') {
+    progress('permission');
+    let answer: Permission | typeof TIMED_OUT;
+    try {
+      answer = await within<Permission | typeof TIMED_OUT>(
+        push.requestPermission(),
+        PUSH_PERMISSION_TIMEOUT_MS,
+        () => TIMED_OUT,
+      );
+    } catch (error) {
+      return { kind: 'failed', message: `the browser refused to ask: ${messageOf(error)}` };
+    }
+    if (answer === TIMED_OUT) return { kind: 'off', reason: 'no-answer' };
+    permission = answer;
+  }
   if (permission === 'denied') return { kind: 'blocked' };
-  if (permission !== 'granted') return { kind: 'off' }; // the prompt was dismissed: nothing changes
+  if (permission !== 'granted') return { kind: 'off', reason: 'dismissed' }; // nothing changes
   await env.store.putRegistration(pairing.burrowId, { wanted: true, endpoint: null, registeredAt: 0 });
-  return register(pairing, push, env);
+  return register(pairing, push, env, progress);
 }
 
 /** On every app open: reports the state, and re-registers when the subscription changed or vanished. */
@@ -117,8 +176,10 @@ async function register(
   pairing: PairingRecord,
   push: PushManagerPort,
   env: PushEnvironment,
+  progress: (step: PushStep) => void = () => {},
 ): Promise<PushState> {
   try {
+    progress('registering');
     const key = await vapidKey(pairing, env);
     let subscription = await push.getSubscription();
     if (subscription !== null && !sameKey(subscription, key)) {
@@ -126,7 +187,20 @@ async function register(
       await subscription.unsubscribe();
       subscription = null;
     }
-    subscription ??= await push.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    if (subscription === null) {
+      progress('subscribing');
+      subscription = await within(
+        push.subscribe({ userVisibleOnly: true, applicationServerKey: key }),
+        PUSH_SUBSCRIBE_TIMEOUT_MS,
+        () => {
+          throw new RegistrationFailure(
+            `the browser's push service did not answer within ${PUSH_SUBSCRIBE_TIMEOUT_MS / 1000} s ` +
+              '(it needs the internet; try again later)',
+          );
+        },
+      );
+    }
+    progress('registering');
     await relayCall(pairing, env, 'PUT', subscription.toJSON());
     await env.store.putRegistration(pairing.burrowId, {
       wanted: true,

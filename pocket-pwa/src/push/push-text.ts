@@ -8,7 +8,14 @@ export function pushStateText(state: PushState | null): string {
     case 'on':
       return 'Notifications: on';
     case 'off':
+      if (state.reason === 'dismissed') return 'Notifications: off — the browser’s question was dismissed';
+      if (state.reason === 'no-answer')
+        return 'Notifications: off — the browser’s question got no answer (look for it by the address bar, or tap again)';
       return 'Notifications: off';
+    case 'working':
+      if (state.step === 'permission') return 'Notifications: answer the browser’s question to allow them…';
+      if (state.step === 'subscribing') return 'Notifications: subscribing with the browser’s push service…';
+      return 'Notifications: registering with your relay…';
     case 'blocked':
       return 'Notifications: blocked by the browser — allow them for this site in its settings';
     case 'unsupported':

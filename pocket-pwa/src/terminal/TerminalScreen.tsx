@@ -33,6 +33,7 @@ import { follow, NO_PAN, type Pan, panBounds, panBy } from './pan.js';
 import { type Cells, fitTerminal, proposeScreen, type ScreenMetrics } from './stable-fit.js';
 import { NO_MODIFIERS } from './sticky-modifiers.js';
 import { TERMINAL_FONT_FAMILY, TERMINAL_FONT_SIZE_PX } from './terminal-metrics.js';
+import { applySessionWidths } from './terminal-widths.js';
 import { useVisualViewport } from './use-visual-viewport.js';
 
 /**
@@ -142,13 +143,17 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       fontSize: TERMINAL_FONT_SIZE_PX,
       scrollback: LOCAL_SCROLLBACK_LINES,
       cursorBlink: false,
-      allowProposedApi: false,
+      // The session width table (terminal-widths.ts) is behind xterm's proposed API.
+      allowProposedApi: true,
       theme: { background: '#0e0f13', foreground: '#e6e6e6' },
     });
+    applySessionWidths(term);
     const fit = new FitAddon();
     term.loadAddon(fit);
     const unbridge = bridgeTerminalStyles(el);
     term.open(el);
+    // For the screen-conformance e2e, which reads the cells and modes a viewer got (tests/e2e).
+    (el as HTMLDivElement & { xterm?: Terminal }).xterm = term;
     // Before attaching, xterm may take the phone's size: it is what the attach asks for.
     fitTerminal(term, fit);
     termRef.current = term;

@@ -64,6 +64,7 @@ export {
   type PocketBuildManifest,
   sortBuildFiles,
 } from './pocket-build.js';
+export { SCREEN_UNICODE_VERSION } from './screen-widths.js';
 export { type MessageCipher, SecureChannel } from './secure-channel.js';
 export type { Notification, NotificationSource, SessionEntry, SessionStatus } from './session-entry.js';
 export {
@@ -79,3 +80,45 @@ export { burrowStream, clientStream, MessageStream, pairBurrowStream, pairClient
 /** One message of a direction by its type, e.g. `ClientMessageOf<'attach'>`. */
 export type ClientMessageOf<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;
 export type BurrowMessageOf<T extends BurrowMessage['type']> = Extract<BurrowMessage, { type: T }>;
+export {
+  candidateAddress,
+  checkDirectSdp,
+  checkIceCandidate,
+  type DirectSdpSummary,
+  isIceMid,
+} from './direct-sdp.js';
+export {
+  DEFAULT_NETWORK_POLICY,
+  DIRECT_MODES,
+  type DirectMode,
+  type IceServer,
+  iceServerSchema,
+  isIceUrl,
+  type NetworkPolicy,
+  networkPolicySchema,
+  parseNetworkPolicy,
+} from './network-policy.js';
+export {
+  type CarrierClock,
+  type CarrierEvents,
+  type CarrierLinks,
+  PATH_CARRIER,
+  PathCarrier,
+  type PathCarrierPolicy,
+  type PathCounters,
+  type PathName,
+} from './path-carrier.js';
+export {
+  type DirectFrame,
+  decodeDirectFrame,
+  decodeRejoin,
+  decodeRelayCarrierFrame,
+  encodeDirectAck,
+  encodeDirectData,
+  encodeDirectStart,
+  encodeRejoin,
+  encodeRelayResume,
+  isRelayCarrierFrame,
+  MIN_NOISE_MESSAGE_BYTES,
+  RELAY_REJOINED,
+} from './path-frames.js';

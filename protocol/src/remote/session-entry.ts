@@ -28,12 +28,15 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 /**
  * Where a notification's detail came from, richest first (alert-spec "Clearing And TODO" richness order: a text
- * report > command exit > OSC 9;4 > watching > BEL).
+ * report > command exit > OSC 9;4 > watching > BEL). `osc7501` (a program's own status report) and `title` (an
+ * agent's window title in a needs-you form) are reports too (issue 23).
  */
 export const NOTIFICATION_SOURCES = [
   'osc9',
   'osc99',
   'osc777',
+  'osc7501',
+  'title',
   'command-exit',
   'progress',
   'watching',
