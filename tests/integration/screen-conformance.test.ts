@@ -142,11 +142,15 @@ const STARTING = 'burrow-attach-starting';
  * wait compared a blank pane with vim's screen).
  */
 async function painted(target: string): Promise<void> {
+  // STARTING seen, then gone. (Blank before it was seen: the shell has not printed it yet. A snapshot can be
+  // blank itself, as tab-stops' is; the CLI's start, ~1 s, leaves ample time to see STARTING first.)
+  let seen = false;
   await until(
     () => {
       const text = tmux.text(target);
-      // Blank: the pane has not even printed STARTING yet (every case draws something).
-      return text.trim() !== '' && !text.includes(STARTING) && !text.includes('[burrow: attached');
+      if (text.includes(STARTING)) seen = true;
+      const drawn = seen || text.trim() !== '';
+      return drawn && !text.includes(STARTING) && !text.includes('[burrow: attached');
     },
     `burrow attach in ${target} to draw`,
     30_000,
