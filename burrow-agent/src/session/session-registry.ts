@@ -42,6 +42,8 @@ export interface RegistryOptions {
   readonly integrationDir?: string | null | undefined;
   /** Where sessions' screen models run (session.ts); the shared screen worker when absent. */
   readonly screen?: ScreenHostFactory | undefined;
+  /** How long a phone that lost its connection keeps a session's size (ms; size-authority.ts). */
+  readonly resumeWindowMs?: number | undefined;
   /** Quiet time (ms) after which an unwatched session parks its screen model; HIBERNATE_AFTER_MS by default. */
   readonly parkAfterMs?: number | undefined;
 }
@@ -188,6 +190,7 @@ export class SessionRegistry {
       integrationDir:
         this.opts.integrationDir === undefined ? defaultIntegrationDir() : this.opts.integrationDir,
       ...(this.opts.screen !== undefined ? { screen: this.opts.screen } : {}),
+      ...(this.opts.resumeWindowMs !== undefined ? { resumeWindowMs: this.opts.resumeWindowMs } : {}),
       ...(this.opts.parkAfterMs !== undefined ? { parkAfterMs: this.opts.parkAfterMs } : {}),
     });
     this.sessions.set(id, session);
