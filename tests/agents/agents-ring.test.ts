@@ -13,8 +13,8 @@
  *   stays engaged throughout (so the agent never hears focus-out).
  *
  * The four run side by side (concurrent tests: one relay, one daemon each, so each agent has its own HOME and
- * config, and one agent's phone being present never stands in for another's "nobody looking"); each agent's
- * daemon and agent start while the relay does. The file's wall time is the slowest agent's, and at least the
+ * config, and one agent's phone being present never stands in for another's "nobody looking"); the daemons
+ * start while the relay does. The file's wall time is the slowest agent's, and at least the
  * issue's 3 minutes of presence. Each run's timings land in test-artifacts/agents/ring-<agent>.json (the
  * report's per-agent table).
  */
@@ -167,7 +167,7 @@ interface RingReport {
   presentRings: number;
 }
 
-/** The relay, starting (wrangler dev: seconds) while each test starts its daemon and agent. */
+/** The relay, starting (wrangler dev: seconds) while each test starts its daemon. */
 let relay: Promise<RelayHandle>;
 const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -202,17 +202,18 @@ async function start(agent: AgentName): Promise<AgentOnPhone> {
   cleanups.push(async () => {
     await daemon.stop();
   });
-  // The agent starts while the relay may still be starting: the phone sees its screen when it attaches (the
-  // snapshot), and nothing is asked of the agent before then.
-  const made = await daemon.cli('new', '--name', agent, '--cwd', launch.cwd, '--', ...launch.argv);
-  if (made.code !== 0) throw new Error(`${agent}: burrow new exited ${made.code}: ${made.stderr}`);
   await daemon.enroll((await relay).url);
   const paired = await daemon.pairPhone(`phone-${agent}`);
   const phone = phoneConnection(paired, { cols: COLS, rows: ROWS });
   cleanups.push(() => phone.stop());
-  const on = new AgentOnPhone(agent, launch, daemon, phone, made.stdout.trim()); // subscribed before it connects
   phone.start();
   await until(() => phone.status.kind === 'connected', `${agent}: the phone to connect`, STEP_MS);
+  // The agent starts only now, with the phone there to attach at once: started before (at the daemon's default
+  // size, resized to the phone's after its first frame), Codex took the typed request but not its Enter, in
+  // two runs of two.
+  const made = await daemon.cli('new', '--name', agent, '--cwd', launch.cwd, '--', ...launch.argv);
+  if (made.code !== 0) throw new Error(`${agent}: burrow new exited ${made.code}: ${made.stderr}`);
+  const on = new AgentOnPhone(agent, launch, daemon, phone, made.stdout.trim());
   on.attach();
   return on;
 }
