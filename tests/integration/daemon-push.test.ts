@@ -20,8 +20,8 @@ import {
 import { type PairingRecord, rawClientPrivateKey } from '@burrow/pocket/core';
 import { decodeBase64url } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { PAIRING_CONNECT_RATE_PER_BURROW } from '../../relay-worker/src/limits.js';
+import { generateVapidKeys } from '../../relay-worker/src/push/vapid-keys.js';
 import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js';
 import { putSubscription } from '../../relay-worker/test/relay-client.js';
 import { BurrowDaemon, type PairedPhone, until } from '../helpers/burrow-daemon.js';

@@ -41,7 +41,7 @@ import type { ActivityListener, Logger, OutputTap, SessionActivity } from './act
 import { OutputLog } from './output-log.js';
 import { PtyProcess } from './pty-process.js';
 import { sessionEnvironment } from './session-env.js';
-import { ConflictError, LimitError } from './session-errors.js';
+import { LimitError } from './session-errors.js';
 import { RESUME_WINDOW_MS, SizeAuthority, type SizeState } from './size-authority.js';
 
 /** Recent raw output always kept for resume; a viewer further behind than this may get a snapshot instead. */
