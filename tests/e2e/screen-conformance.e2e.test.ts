@@ -122,6 +122,7 @@ async function settled(): Promise<void> {
 
 async function reference(bytes: Buffer): Promise<ScreenCapture> {
   const pane = tmux.feed(bytes);
+  const fed = Date.now();
   let last = '';
   let since = Date.now();
   await until(() => {
@@ -130,7 +131,10 @@ async function reference(bytes: Buffer): Promise<ScreenCapture> {
       last = now;
       since = Date.now();
     }
-    return Date.now() - since >= 300;
+    // A pane still blank may not have been fed yet (the pane starts, sleeps 0.2 s, then cats: a loaded machine
+    // took longer than the 300 ms, and a blank reference was compared); a screen that is blank on purpose is
+    // taken after 2 s.
+    return Date.now() - since >= 300 && (last.trim() !== '' || Date.now() - fed >= 2_000);
   }, 'the reference pane');
   const c = tmux.capture(pane);
   tmux.kill(pane);
