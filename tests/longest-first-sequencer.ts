@@ -15,7 +15,7 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
-  'agents:tests/agents/agents-ring.test.ts': 240,
+  'integration:tests/agents/agents-ring.test.ts': 240,
   'e2e-firefox:tests/e2e/screen-conformance.e2e.test.ts': 94,
   'e2e-chromium:tests/e2e/screen-conformance.e2e.test.ts': 72,
   'e2e-webkit:tests/e2e/screen-conformance.e2e.test.ts': 77,
@@ -29,7 +29,7 @@ export const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
   'integration:tests/integration/fault-blackhole.test.ts': 43,
   'e2e-chromium:tests/e2e/terminal-size.e2e.test.ts': 41,
   'integration:tests/integration/fault-suspend.test.ts': 40,
-  'agents:tests/agents/agents-recovery.test.ts': 38,
+  'integration:tests/agents/agents-recovery.test.ts': 38,
   'integration:tests/integration/fault-relay-restart.test.ts': 31,
   'integration:tests/integration/attack-handshake-flood.test.ts': 30,
   'e2e-firefox:tests/e2e/pocket.e2e.test.ts': 29,
@@ -38,7 +38,7 @@ export const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
   'e2e-chromium:tests/e2e/history.e2e.test.ts': 28,
   'e2e-chromium:tests/e2e/attention.e2e.test.ts': 27,
   'e2e-webkit:tests/e2e/pocket.e2e.test.ts': 26,
-  'agents:tests/agents/agents-default.test.ts': 25,
+  'integration:tests/agents/agents-default.test.ts': 25,
   'e2e-firefox:tests/e2e/pocket-build.e2e.test.ts': 25,
   'integration:tests/integration/npm-start.test.ts': 24,
   'e2e-webkit:tests/e2e/attention.e2e.test.ts': 24,
@@ -50,7 +50,7 @@ export const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
   'e2e-chromium:tests/e2e/pocket-build.e2e.test.ts': 22,
   'relay-worker:relay-worker/test/relay-sockets.test.ts': 21,
   'integration:tests/integration/daemon-attention.test.ts': 21,
-  'agents:tests/agents/agents-notify.test.ts': 21,
+  'integration:tests/agents/agents-notify.test.ts': 21,
   'e2e-webkit:tests/e2e/pocket-build.e2e.test.ts': 21,
   'e2e-chromium:tests/e2e/pocket.e2e.test.ts': 21,
   'integration:tests/integration/direct-offers.test.ts': 20,
