@@ -52,6 +52,8 @@ export interface BurrowDaemonOptions {
   readonly stateDir?: string;
   /** Extra environment for the daemon and every CLI call (e.g. SHELL, BURROW_* switches). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Node options for the daemon process only (benches: `--cpu-prof`). */
+  readonly nodeArgs?: readonly string[];
 }
 
 export class BurrowDaemon {
@@ -81,7 +83,10 @@ export class BurrowDaemon {
       ...options.env,
       BURROW_STATE_DIR: stateDir,
     };
-    const child = spawn(process.execPath, [BIN, 'daemon'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'daemon'], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const daemon = new BurrowDaemon(env, child);
     await until(() => daemon.log.includes('listening on') || child.exitCode !== null, 'the daemon');
     if (child.exitCode !== null) throw new Error(`daemon exited: ${daemon.log}`);
