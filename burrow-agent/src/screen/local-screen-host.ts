@@ -40,6 +40,11 @@ export class LocalScreenHost implements ScreenHost {
     return this.#queued + this.#model.backlog;
   }
 
+  /** Bytes the model's plain-text skip took past xterm (ScreenModel.skippedBytes); for benches and tests. */
+  get skippedBytes(): number {
+    return this.#model.skippedBytes;
+  }
+
   get hibernated(): boolean {
     return this.#model.hibernated;
   }

@@ -26,7 +26,7 @@ import {
 import { restoreString } from './restore-string.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
 import { applySessionWidths } from './terminal-widths.js';
-import { internals } from './xterm-internals.js';
+import { internals, normalBufferMarker } from './xterm-internals.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -418,7 +418,25 @@ export class ScreenModel {
     });
     applySessionWidths(term);
     const kitty = emptyKittyState();
-    return { term, kitty, hooks: trackKittyKeyboard(term, kitty) };
+    const kittyHooks = trackKittyKeyboard(term, kitty);
+    // Sequences that erase scrolled-off lines (ED 3, `clear`'s last step; RIS): history takes what is due first,
+    // at that exact point of the stream — not at the end of the write, when a hand-over that holds a flood and
+    // then the erase would have lost the flood's last lines (false: xterm then handles the sequence).
+    const harvestFirst = () => {
+      if (this.live?.term === term) this.harvest();
+      return false;
+    };
+    const eraseHooks = [
+      term.parser.registerCsiHandler({ final: 'J' }, (params) => (params[0] === 3 ? harvestFirst() : false)),
+      term.parser.registerEscHandler({ final: 'c' }, harvestFirst),
+    ];
+    const hooks = {
+      dispose: () => {
+        kittyHooks.dispose();
+        for (const h of eraseHooks) h.dispose();
+      },
+    };
+    return { term, kitty, hooks };
   }
 
   /** The live terminal, replaying the parked string first if the model was hibernated. */
@@ -447,10 +465,10 @@ export class ScreenModel {
   private harvest(aboveCursor = false): void {
     if (this.live === null) return;
     const { term } = this.live;
+    // The normal buffer's lines, whichever buffer is active: output that scrolled it and then switched to the
+    // alternate screen within one write (a flood, then a full-screen program: one hand-over, lazy-screen.ts)
+    // must still reach history while that program runs.
     const buf = term.buffer.normal;
-    // Markers can only be placed while the normal buffer is active; the normal buffer does not scroll while
-    // the alternate one is shown, so nothing is missed by waiting.
-    if (term.buffer.active !== buf) return;
     let from = 0;
     if (this.frontier !== undefined) {
       if (this.frontier.isDisposed) {
@@ -468,6 +486,6 @@ export class ScreenModel {
       this.history.push(line === undefined ? '' : lineText(line));
     }
     this.frontier?.dispose();
-    this.frontier = term.registerMarker(until - (buf.baseY + buf.cursorY));
+    this.frontier = normalBufferMarker(term, until);
   }
 }
