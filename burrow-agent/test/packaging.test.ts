@@ -73,6 +73,8 @@ describe('the bundles', () => {
       '@xterm/addon-unicode11',
       '@xterm/headless',
       'jsonc-parser',
+      // The direct path's WebRTC (burrow-agent/src/direct/ndc-peer.ts): loaded on demand, prebuilt per platform.
+      'node-datachannel',
       'qrcode',
       'semver',
       'valibot',

@@ -37,6 +37,8 @@ export const CloseCode = {
   VIEWER_TOO_SLOW: 4109,
   SHUTTING_DOWN: 4110,
   PHONE_SILENT: 4111,
+  /** R-PATH-8: a REJOIN named no connection this Burrow still holds. */
+  UNKNOWN_REJOIN: 4112,
 } as const;
 
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
@@ -70,6 +72,7 @@ export const CLOSE_MESSAGES: Readonly<Record<CloseCode, string>> = {
   [CloseCode.VIEWER_TOO_SLOW]: 'connection too slow to keep up',
   [CloseCode.SHUTTING_DOWN]: 'your computer is shutting down Burrow',
   [CloseCode.PHONE_SILENT]: 'your computer heard nothing from this phone for too long',
+  [CloseCode.UNKNOWN_REJOIN]: 'that connection has ended; connecting again',
 };
 
 /** The Burrow may ask the relay to close a client only with a Burrow code or a normal close. */

@@ -25,6 +25,10 @@ export const ErrorCode = {
   SPAWN_FAILED: 'spawn_failed',
   INVALID_SETTING: 'invalid_setting',
   PUSH_UNAVAILABLE: 'push_unavailable',
+  /** The direct path is off by the Burrow's network policy, or this Burrow cannot run it (R-DIRECT-1). */
+  DIRECT_UNAVAILABLE: 'direct_unavailable',
+  /** A direct-offer the WebRTC stack could not answer, or a direct path that did not form in time. */
+  DIRECT_FAILED: 'direct_failed',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -57,4 +61,6 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   spawn_failed: 500,
   invalid_setting: 400,
   push_unavailable: 503,
+  direct_unavailable: 503,
+  direct_failed: 500,
 };

@@ -22,6 +22,32 @@ import {
   SESSION_STATUSES,
   type SessionEntry,
 } from '../src/remote/index.js';
+import {
+  CHROMIUM_OFFER,
+  CHROMIUM_OFFER_NO_CANDIDATES,
+  FIREFOX_OFFER,
+  NDC_ANSWER,
+  NDC_ANSWER_NO_CANDIDATES,
+  REAL_CANDIDATES,
+} from './direct-samples.js';
+
+/** Real engine offers and answers (direct-samples.ts), each with or without its candidates. */
+const offerSdp = fc.constantFrom(CHROMIUM_OFFER, CHROMIUM_OFFER_NO_CANDIDATES, FIREFOX_OFFER);
+const answerSdp = fc.constantFrom(NDC_ANSWER, NDC_ANSWER_NO_CANDIDATES);
+const iceCandidate = fc.constantFrom(...REAL_CANDIDATES);
+const iceMid = fc.stringMatching(/^[A-Za-z0-9_.+-]{1,32}$/);
+const iceServer = fc.oneof(
+  fc
+    .tuple(fc.constantFrom('stun', 'stuns'), fc.stringMatching(/^[a-z][a-z0-9]{0,20}\.org$/))
+    .map(([scheme, host]) => ({ url: `${scheme}:${host}` })),
+  fc
+    .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,20}\.net$/), fc.stringMatching(/^[\x21-\x7e]{1,40}$/))
+    .map(([host, secret]) => ({ url: `turn:${host}:3478`, username: 'burrow', credential: secret })),
+);
+const networkPolicy = fc.record({
+  direct: fc.constantFrom('allowed' as const, 'off' as const),
+  iceServers: fc.uniqueArray(iceServer, { maxLength: 4, selector: (s) => s.url }),
+});
 
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 
@@ -193,6 +219,10 @@ export const clientMessages: Record<string, fc.Arbitrary<ClientMessage>> = {
   'watch-rules-get': t('watch-rules-get', { rid }),
   'watch-rules-set': t('watch-rules-set', { rid, rules: watchRules }),
   'forget-me': t('forget-me', { rid }),
+  'direct-offer': t('direct-offer', { rid, sdp: offerSdp }),
+  'direct-candidate': t('direct-candidate', { candidate: iceCandidate, mid: iceMid }),
+  'network-policy-get': t('network-policy-get', { rid }),
+  'network-policy-set': t('network-policy-set', { rid, policy: networkPolicy }),
   input: t('input', { session: sessionId, kind: fc.constantFrom('user', 'reply'), data: bytes() }),
 };
 
@@ -251,6 +281,13 @@ export const burrowMessages: Record<string, fc.Arbitrary<BurrowMessage>> = {
   settings: t('settings', { rid: fc.option(rid), settings }),
   'watch-rules': t('watch-rules', { rid: fc.option(rid), rules: watchRules }),
   'pocket-build': t('pocket-build', { files: fc.option(buildFiles) }),
+  'direct-answer': t('direct-answer', {
+    rid,
+    sdp: answerSdp,
+    rejoin: base64url(16),
+  }),
+  'direct-candidate': t('direct-candidate', { candidate: iceCandidate, mid: iceMid }),
+  'network-policy': t('network-policy', { rid: fc.option(rid), policy: networkPolicy }),
   error: t('error', {
     rid: fc.option(rid),
     code: fc.constantFrom(...Object.values(ErrorCode)),

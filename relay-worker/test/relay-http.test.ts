@@ -10,6 +10,7 @@ import {
   decodeErrorBody,
   decodeRelayInfo,
   encodeBase64url,
+  PROTOCOL_VERSION,
 } from '@burrow/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../src/security-headers.js';
@@ -64,7 +65,7 @@ describe('GET /v1/info [RL-HTTP-1]', () => {
     const info = decodeRelayInfo(await (await fetch(`${relay.url}/v1/info`)).json());
     expect(info).toMatchObject({
       service: 'burrow-relay',
-      protocolVersion: 1,
+      protocolVersion: PROTOCOL_VERSION,
       vapidPublicKey: null,
       enrollmentGated: false,
     });

@@ -4,7 +4,7 @@
  * --yes` printing a link, Pocket's core `pairWithOffer` answering it).
  */
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -54,6 +54,23 @@ export interface BurrowDaemonOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Node options for the daemon process only (benches: `--cpu-prof`). */
   readonly nodeArgs?: readonly string[];
+  /**
+   * How to run the daemon's process, e.g. inside a test network namespace (`netns.command`, netns.ts); the
+   * CLI calls stay here (they reach the daemon over its control socket, a path on disk).
+   */
+  readonly wrap?: (file: string, args: readonly string[]) => [string, string[]];
+  /**
+   * Let phones use the direct path (issue 25). Off by default: a browser phone would otherwise open WebRTC on
+   * this machine's own interfaces; the direct path's tests turn it on inside a test network (netns.ts).
+   */
+  readonly direct?: boolean;
+}
+
+/** A new state directory whose network policy keeps the direct path off (see BurrowDaemonOptions.direct). */
+export function stateDirWithoutDirect(stateDir: string): string {
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(stateDir, 'network-policy.json'), '{"direct":"off","iceServers":[]}\n', { mode: 0o600 });
+  return stateDir;
 }
 
 export class BurrowDaemon {
@@ -75,7 +92,8 @@ export class BurrowDaemon {
       encoding: 'utf8',
     });
     if (!existsSync(join(AGENT, 'dist', 'cli', 'main.js'))) throw new Error(`build failed: ${built.stdout}`);
-    const stateDir = options.stateDir ?? join(mkdtempSync(join(tmpdir(), 'burrow-daemon-it-')), 'state');
+    let stateDir = options.stateDir ?? join(mkdtempSync(join(tmpdir(), 'burrow-daemon-it-')), 'state');
+    if (options.stateDir === undefined && options.direct !== true) stateDir = stateDirWithoutDirect(stateDir);
     const env = {
       PATH: process.env.PATH,
       HOME: testHome(),
@@ -83,10 +101,9 @@ export class BurrowDaemon {
       ...options.env,
       BURROW_STATE_DIR: stateDir,
     };
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'daemon'], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const daemonArgs = [...(options.nodeArgs ?? []), BIN, 'daemon'];
+    const [file, args] = options.wrap?.(process.execPath, daemonArgs) ?? [process.execPath, daemonArgs];
+    const child = spawn(file, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const daemon = new BurrowDaemon(env, child);
     await until(() => daemon.log.includes('listening on') || child.exitCode !== null, 'the daemon');
     if (child.exitCode !== null) throw new Error(`daemon exited: ${daemon.log}`);

@@ -17,6 +17,7 @@ import { enrollCommand } from '../../burrow-agent/src/remote-cli/enroll-command.
 import { SessionRegistry } from '../../burrow-agent/src/session/session-registry.js';
 import { openStateStore } from '../../burrow-agent/src/state/burrow-state.js';
 import { testHome } from '../../burrow-agent/test/test-home.js';
+import { stateDirWithoutDirect } from './burrow-daemon.js';
 
 const IDLE: PublicAttentionState = QUIET_PUBLIC_STATE;
 type AlarmsPort = NonNullable<RemoteServiceOptions['alarms']>;
@@ -76,6 +77,9 @@ export interface RemoteBurrowOptions {
 
 export async function startRemoteBurrow(relayUrl: string, options: RemoteBurrowOptions = {}) {
   const stateDir = mkdtempSync(join(tmpdir(), 'burrow-state-'));
+  // No direct path: a browser phone would open WebRTC on this machine's own interfaces (issue 25's tests run
+  // it inside a test network instead).
+  stateDirWithoutDirect(stateDir);
   const store = openStateStore(stateDir);
   await enrollCommand({ relayUrl, secret: null }, store);
   const enrollment = store.load().enrollment!;

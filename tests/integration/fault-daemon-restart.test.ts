@@ -136,7 +136,11 @@ describe('daemon SIGKILL under its service manager', () => {
     await pushService.waitForReceived(1, 15_000);
     await until(async () => (await ls()).find((s) => s.id === ringer)?.ringing === true, 'the ring');
     // The debounced writes have landed (a crash before them loses at most their 200–250 ms).
-    await until(() => fileHas('attention.json', ringer, todoer), 'attention.json');
+    // …including the ring's push having gone (a ring still owed its push would ring again after a restart).
+    await until(
+      () => fileHas('attention.json', ringer, todoer) && !fileHas('attention.json', '"owed"'),
+      'attention.json',
+    );
     await until(() => fileHas('sessions.json', ringer, todoer, plain), 'sessions.json');
     await until(() => conn.sessions.has(plain) && conn.status.kind === 'connected', 'the phone directory');
     const before = { state: stateFile(), status: await status(), pushes: pushService.received.length };

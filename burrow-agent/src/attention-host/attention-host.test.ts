@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,13 +13,16 @@ let dir: string;
 let logs: string[];
 const hosts: { host: AttentionHost; registry: SessionRegistry }[] = [];
 
-function start(): { host: AttentionHost; registry: SessionRegistry } {
+function start(onPushDue: (sessionId: string) => void = () => {}): {
+  host: AttentionHost;
+  registry: SessionRegistry;
+} {
   const registry = new SessionRegistry({ now: Date.now, env: {}, defaultShell: '/bin/sh', log: () => {} });
   const host = new AttentionHost({
     registry,
     stateDir: dir,
     log: (level, message) => logs.push(`${level}: ${message}`),
-    onPushDue: () => {},
+    onPushDue: (sessionId) => onPushDue(sessionId),
   });
   hosts.push({ host, registry });
   return { host, registry };
@@ -29,6 +32,14 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'burrow-attn-unit-'));
   logs = [];
 });
+
+async function until(cond: () => boolean, what: string, timeoutMs = 4_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 afterEach(async () => {
   for (const { host, registry } of hosts.splice(0)) {
@@ -119,7 +130,7 @@ describe('AttentionHost views and awaits', () => {
     const { host, registry } = start();
     const s = registry.create({
       cwd: '/',
-      command: ['/bin/sh', '-c', String.raw`sleep 0.5; printf '\033]9;hello\007'; sleep 10`],
+      command: ['/bin/sh', '-c', String.raw`sleep 0.5; printf '\033]9;deploy finished\007'; sleep 10`],
     });
     const deadline = Date.now() + 5000;
     while (host.view(s.id)?.ringing !== true) {
@@ -159,6 +170,34 @@ describe('AttentionHost restore', () => {
     expect(host.view('abcdefgh')).toMatchObject({ todo: true, ringing: false, exited: true });
     expect(logs.some((l) => l.startsWith('warn: attention: restored session abcdefgh skipped'))).toBe(true);
   });
+
+  it('rewrites the state once a ring has pushed, so a crash after the push does not ring it again', async () => {
+    const pushed: string[] = [];
+    const { host, registry } = start((id) => pushed.push(id));
+    host.updateSettings({ pushDelayMs: 1_000 }); // longer than the write debounce: owed is written first
+    const s = registry.create({
+      cwd: '/',
+      command: ['/bin/sh', '-c', String.raw`sleep 0.5; printf '\033]9;deploy finished\007'; sleep 10`],
+    });
+    // undefined: not written yet; false: written, and no longer owed.
+    const owed = (): boolean | undefined => {
+      try {
+        const file = JSON.parse(readFileSync(join(dir, ATTENTION_FILE_NAME), 'utf8')) as {
+          sessions: { id: string; alert: { owed?: boolean } }[];
+        };
+        const entry = file.sessions.find((e) => e.id === s.id);
+        return entry === undefined ? undefined : entry.alert.owed === true;
+      } catch {
+        return undefined;
+      }
+    };
+    // While the push is due the ring is written as owed (issue 23: a restart keeps what was owed) …
+    await until(() => owed() === true, 'the owed ring on disk');
+    await until(() => pushed.includes(s.id), 'the push');
+    // … and once it went, without any further state change, the file stops saying so (no dispose: a crash).
+    await until(() => owed() === false, 'the ring written as pushed');
+    expect(host.view(s.id)).toMatchObject({ ringing: true });
+  }, 15_000);
 
   it('fails closed on a corrupt or world-readable attention file', () => {
     writeFileSync(join(dir, ATTENTION_FILE_NAME), '{"version":1,', { mode: 0o600 });

@@ -394,6 +394,8 @@ export class AttentionHost implements AttentionPort {
         this.#persistence.schedule(() => this.#snapshotForDisk());
         return;
       case 'push-due': {
+        // The ring is no longer owed its push: the state on disk must say so, or a restart rings it again.
+        this.#persistence.schedule(() => this.#snapshotForDisk());
         // A screen read in flight for this ring finishes first (bounded), so the push carries its words.
         const fire = () => {
           const view = this.#engine.view(e.sessionId);

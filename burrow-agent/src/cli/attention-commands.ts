@@ -92,9 +92,66 @@ export function parseSettingValue(raw: string): boolean | number {
 const rangeText = (k: keyof typeof ALERT_SETTINGS_RANGES) =>
   `${ALERT_SETTINGS_RANGES[k].min}…${ALERT_SETTINGS_RANGES[k].max} ms`;
 
-function settingsText(s: AlertSettings): string {
+/** The network policy as the daemon answers it (protocol NetworkPolicy). */
+interface NetworkPolicyView {
+  readonly direct: 'allowed' | 'off';
+  readonly iceServers: readonly {
+    readonly url: string;
+    readonly username?: string;
+    readonly credential?: string;
+  }[];
+}
+
+const NETWORK_KEYS = ['direct', 'iceServers'] as const;
+function isNetworkKey(key: string): key is (typeof NETWORK_KEYS)[number] {
+  return (NETWORK_KEYS as readonly string[]).includes(key);
+}
+
+/** `set direct allowed|off`, `set iceServers none | stun:a,stun:b | [{"url":…}]` (validated by the daemon). */
+export function networkPatch(key: 'direct' | 'iceServers', value: string): Partial<NetworkPolicyView> {
+  if (key === 'direct') {
+    if (value !== 'allowed' && value !== 'off')
+      throw new CliError(ExitCode.Usage, 'direct takes allowed or off');
+    return { direct: value };
+  }
+  const text = value.trim();
+  if (text === 'none' || text === '') return { iceServers: [] };
+  if (text.startsWith('[')) {
+    try {
+      return { iceServers: JSON.parse(text) as NetworkPolicyView['iceServers'] };
+    } catch {
+      throw new CliError(ExitCode.Usage, 'iceServers: not a JSON array');
+    }
+  }
+  return { iceServers: text.split(',').map((url) => ({ url: url.trim() })) };
+}
+
+async function alarmSettings(inv: Invocation): Promise<AlertSettings> {
+  return (await call<{ settings: AlertSettings }>(inv, (c) => c.request('settings-get', {}))).settings;
+}
+
+/** The daemon's network policy; null from a daemon that predates it. */
+async function networkPolicy(inv: Invocation): Promise<NetworkPolicyView | null> {
+  try {
+    return (await call<{ policy: NetworkPolicyView }>(inv, (c) => c.request('network-policy-get', {})))
+      .policy;
+  } catch (error) {
+    if (error instanceof CliError && /unknown method|network-policy-get/.test(error.message)) return null;
+    throw error;
+  }
+}
+
+/** One setting for people; TURN credentials are never printed (`--json` has them, for scripts). */
+function settingText(key: string, value: unknown): string {
+  if (key !== 'iceServers') return String(value);
+  const servers = value as NetworkPolicyView['iceServers'];
+  if (servers.length === 0) return 'none (no STUN or TURN server is contacted)';
+  return servers.map((s) => (s.username ? `${s.url} (user ${s.username})` : s.url)).join(', ');
+}
+
+function settingsText(s: Record<string, unknown>): string {
   return Object.entries(s)
-    .map(([k, v]) => `${k} = ${String(v)}`)
+    .map(([k, v]) => printable(`${k} = ${settingText(k, v)}`, 1024))
     .join('\n');
 }
 
@@ -207,27 +264,43 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
   },
   {
     name: 'settings',
-    summary: 'show or change alarm settings',
+    summary: 'show or change alarm settings and the network policy',
     usage: 'burrow settings [get [KEY]] [--json] | burrow settings set KEY VALUE',
     details:
-      `Keys: inactivityTimeoutMs (${rangeText('inactivityTimeoutMs')}), deferAlertsUntilQuiet, pushEnabled,\n` +
-      `pushDelayMs (${rangeText('pushDelayMs')}). A value outside its range is refused, with the range.`,
+      `Alarm keys: inactivityTimeoutMs (${rangeText('inactivityTimeoutMs')}), deferAlertsUntilQuiet, pushEnabled,\n` +
+      `pushDelayMs (${rangeText('pushDelayMs')}). A value outside its range is refused, with the range.\n` +
+      'Network keys: direct (allowed | off: whether a paired phone on the same network may connect\n' +
+      'directly, WebRTC, instead of through the relay; default allowed) and iceServers (none by default: no\n' +
+      'STUN or TURN server is contacted; a comma-separated list of stun: URLs, or a JSON array of\n' +
+      '{"url","username","credential"} for TURN, or none).',
     options: { ...json },
     positionals: [0, 3],
     async run(inv) {
       const [verb = 'get', key, value] = inv.positionals;
-      let r: { settings: AlertSettings };
+      let settings: Record<string, unknown>;
       if (verb === 'set') {
         if (key === undefined || value === undefined)
           throw new CliError(ExitCode.Usage, 'usage: burrow settings set KEY VALUE');
-        const v = parseSettingValue(value);
-        r = await call(inv, (c) => c.request('settings-set', { key, value: v }));
+        if (isNetworkKey(key)) {
+          const now = await networkPolicy(inv);
+          const policy = { ...(now ?? { direct: 'allowed', iceServers: [] }), ...networkPatch(key, value) };
+          const r = await call<{ policy: NetworkPolicyView }>(inv, (c) =>
+            c.request('network-policy-set', { policy }),
+          );
+          settings = { ...(await alarmSettings(inv)), ...r.policy };
+        } else {
+          const v = parseSettingValue(value);
+          const r = await call<{ settings: AlertSettings }>(inv, (c) =>
+            c.request('settings-set', { key, value: v }),
+          );
+          settings = { ...r.settings, ...((await networkPolicy(inv)) ?? {}) };
+        }
       } else if (verb === 'get' && value === undefined) {
-        r = await call(inv, (c) => c.request('settings-get', {}));
+        settings = { ...(await alarmSettings(inv)), ...((await networkPolicy(inv)) ?? {}) };
         if (key !== undefined) {
-          if (!Object.hasOwn(r.settings, key)) throw new CliError(ExitCode.Usage, `unknown setting ${key}`);
-          const one = r.settings[key as keyof AlertSettings];
-          print(inv, inv.values.json ? JSON.stringify(one) : String(one));
+          if (!Object.hasOwn(settings, key)) throw new CliError(ExitCode.Usage, `unknown setting ${key}`);
+          const one = settings[key];
+          print(inv, inv.values.json ? JSON.stringify(one) : settingText(key, one));
           return ExitCode.Ok;
         }
       } else
@@ -235,7 +308,7 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
           ExitCode.Usage,
           'usage: burrow settings [get [KEY]] | burrow settings set KEY VALUE',
         );
-      print(inv, inv.values.json ? JSON.stringify(r.settings) : settingsText(r.settings));
+      print(inv, inv.values.json ? JSON.stringify(settings) : settingsText(settings));
       return ExitCode.Ok;
     },
   },

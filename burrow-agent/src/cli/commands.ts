@@ -223,6 +223,14 @@ function duration(ms: number): string {
   return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s % 60}s` : `${s}s`;
 }
 
+/** `burrow status`'s direct-path line: the policy, and how many connections each path carries. */
+function directLine(d: NonNullable<StatusResult['direct']>): string {
+  if (d.policy === 'off') return 'direct:     off (burrow settings set direct allowed)';
+  const direct = d.connections.filter((c) => c.path === 'direct').length;
+  const relayless = d.connections.filter((c) => !c.relay).length;
+  return `direct:     allowed; ${direct} of ${d.connections.length} connections direct${relayless ? `, ${relayless} without the relay` : ''}`;
+}
+
 export const COMMANDS: readonly Command[] = [
   {
     name: 'daemon',
@@ -410,6 +418,7 @@ export const COMMANDS: readonly Command[] = [
           `relay:      ${printable(s.relay.text, 512)}`,
           `enrollment: ${s.enrollment.enrolled ? `enrolled at ${printable(String(s.enrollment.relayUrl), 256)} as ${printable(String(s.enrollment.burrowId), 64)}` : 'not enrolled'}`,
           `devices:    ${s.devices.paired} paired, ${s.devices.connected} connected`,
+          ...(s.direct === undefined ? [] : [directLine(s.direct)]),
           `push:       ${s.push.last === null ? 'none sent yet' : `last ${s.push.last.reason} push ${s.push.last.outcome} (${s.push.last.delivered}/${s.push.last.targets}) at ${new Date(s.push.last.at).toISOString()}`}`,
           ...s.push.warnings.map(
             (w) => `  warning ${new Date(w.at).toISOString()}: ${printable(w.text, 512)}`,

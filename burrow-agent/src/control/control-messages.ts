@@ -77,6 +77,9 @@ export const RequestParams = {
     key: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
     value: v.union([v.boolean(), v.pipe(v.number(), v.finite())]),
   }),
+  // The network policy (protocol R-NET-*): read, and replaced whole (the daemon validates it).
+  'network-policy-get': empty,
+  'network-policy-set': v.strictObject({ policy: v.unknown() }),
 } as const;
 
 /** Methods that turn the connection into a stream (the response comes first, then stream traffic). */
@@ -139,6 +142,8 @@ export interface SnapshotHeader {
   readonly reason: 'attach' | 'resync';
 }
 
+import type { ConnectionPath } from '../remote/remote-endpoint.js';
+
 /** Daemon status (`burrow status --json` prints it with `running: true`). */
 export interface StatusResult {
   readonly pid: number;
@@ -162,6 +167,14 @@ export interface StatusResult {
   };
   readonly devices: { readonly paired: number; readonly connected: number };
   readonly push: { readonly last: LastPush | null; readonly warnings: readonly PushWarning[] };
+  /**
+   * The direct path (absent from an older daemon): the policy, and each live connection's path — where its
+   * messages go now, and whether its relay socket is still there.
+   */
+  readonly direct?: {
+    readonly policy: 'allowed' | 'off';
+    readonly connections: readonly ConnectionPath[];
+  };
 }
 
 /** `devices` result: one row per paired phone (no keys, no delivery id). */

@@ -150,6 +150,10 @@ export function daemonVerbs(
           const p = params as Params<'settings-set'>;
           return { settings: attention.updateSettings(settingsPatch(attention.settings(), p.key, p.value)) };
         }
+        case 'network-policy-get':
+          return { policy: remote.network.get() };
+        case 'network-policy-set':
+          return { policy: remote.network.set((params as Params<'network-policy-set'>).policy) };
         case 'enroll': {
           const p = params as { relayUrl: string; secret: string | null };
           return remote.enroll({ relayUrl: p.relayUrl, secret: p.secret });

@@ -166,6 +166,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       },
       devices: { paired: devices.length, connected: devices.filter((d) => d.connected).length },
       push: { last: service.push.last, warnings: service.push.warnings },
+      direct: { policy: service.network.get().direct, connections: service.paths() },
       storage: storage.view(),
       program: { root: PROGRAM_ROOT, installedVersion: versionOnDisk() },
     };

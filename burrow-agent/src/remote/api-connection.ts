@@ -14,6 +14,7 @@ import {
   ErrorCode,
   MAX_NOISE_PLAINTEXT_BYTES,
   MAX_SESSION_ID_CHARS,
+  type NetworkPolicy,
   PROTOCOL_VERSION,
   ProtocolError,
   type SessionEntry,
@@ -79,6 +80,18 @@ export interface ApiConnectionOptions {
   readonly silenceCloseMs?: number;
   /** R-B-BUILD-1: the files of the Pocket build this Burrow vouches for (vouched-build.ts); absent: none. */
   readonly pocketBuild?: readonly BuildFile[] | null;
+  /** The direct path's signalling and the network policy (burrow-agent/src/direct/); absent: refused. */
+  readonly direct?: DirectPort;
+}
+
+/** What the connection hands the direct path (SPEC "The direct path"). */
+export interface DirectPort {
+  offer(rid: number, sdp: string): void;
+  candidate(candidate: string, mid: string): void;
+  /** The policy in force, or null when this Burrow has none. */
+  policy(): NetworkPolicy | null;
+  /** Validates and saves (RangeError naming the R-NET rule); every other phone hears of it. */
+  setPolicy(value: unknown): NetworkPolicy;
 }
 
 interface Attached {
@@ -129,7 +142,8 @@ export class ApiConnection {
         this.#close(CloseCode.PROTOCOL_VIOLATION);
         return;
       }
-      this.#error(error.rid ?? null, error.code, error.rule);
+      // The rule and why, never a value the phone sent (R-ERR-1): what a person needs to fix the sender.
+      this.#error(error.rid ?? null, error.code, error.message);
       return;
     }
     try {
@@ -168,6 +182,16 @@ export class ApiConnection {
     this.dispose();
   }
 
+  /** Sends one message on this connection (the direct path's signalling goes this way too). */
+  send(message: BurrowMessage): void {
+    this.#send(message);
+  }
+
+  /** R-NET-3: the network policy changed; this phone hears it (after its first hello). */
+  policyChanged(policy: NetworkPolicy): void {
+    if (this.#helloed) this.#send({ type: 'network-policy', rid: null, policy });
+  }
+
   #send(message: BurrowMessage) {
     if (this.#closed) return;
     try {
@@ -200,6 +224,9 @@ export class ApiConnection {
       // R-B-BUILD-1: Pocket learns, from its own computer and over Noise, which build of its code to trust.
       if (m.viewer === 'pocket')
         this.#send({ type: 'pocket-build', files: this.#o.pocketBuild ? [...this.#o.pocketBuild] : null });
+      // R-NET-3: whether to offer a direct path at all, and with which ICE servers.
+      const policy = this.#o.direct?.policy();
+      if (policy) this.#send({ type: 'network-policy', rid: null, policy });
       // Only activity that can change an entry (issue 14: a keystroke's `input` activity used to re-diff the
       // whole directory on its way to the PTY); typing that changes attention state arrives via onChange.
       this.#unsubscribe.push(
@@ -338,6 +365,28 @@ export class ApiConnection {
           },
           (e: Error) => this.#error(rid, ErrorCode.INTERNAL, e.message),
         );
+        return;
+      }
+      case 'direct-offer':
+        if (!this.#o.direct) {
+          this.#error(m.rid, ErrorCode.DIRECT_UNAVAILABLE, 'this Burrow has no direct path');
+          return;
+        }
+        this.#o.direct.offer(m.rid, m.sdp);
+        return;
+      case 'direct-candidate':
+        this.#o.direct?.candidate(m.candidate, m.mid);
+        return;
+      case 'network-policy-get':
+      case 'network-policy-set': {
+        const port = this.#o.direct;
+        const policy = port?.policy() ?? null;
+        if (!port || policy === null) {
+          this.#error(m.rid, ErrorCode.UNKNOWN_MESSAGE, `${m.type} is not supported by this Burrow`);
+          return;
+        }
+        const now = m.type === 'network-policy-set' ? port.setPolicy(m.policy) : policy;
+        this.#send({ type: 'network-policy', rid: m.rid, policy: now });
         return;
       }
       case 'forget-me': {

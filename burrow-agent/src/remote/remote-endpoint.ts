@@ -19,17 +19,23 @@ import {
   CLOSE_MESSAGES,
   CloseCode,
   decodePairClientMessage,
+  decodeRejoin,
   encodeBase64url,
   encodeBurrowMessage,
   encodeCloseClientFrame,
   encodeDataFrame,
   encodePairBurrowMessage,
+  type NetworkPolicy,
   type PairBurrowMessage,
+  PathCarrier,
   ProtocolError,
+  RELAY_REJOINED,
   type RelayToAgentFrame,
   SecureChannel,
 } from '@burrow/protocol';
 import type { DeviceRecord, DeviceRegistry } from '../devices/device-registry.js';
+import { DirectAnswerer, DirectPeerBudget } from '../direct/direct-answerer.js';
+import type { DirectPeerFactory } from '../direct/ndc-peer.js';
 import type { PairingOffer, PairingOffers } from '../pairing/pairing-offer.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { ApiConnection } from './api-connection.js';
@@ -45,6 +51,15 @@ export const MAX_PENDING_HANDSHAKES = 16;
 export const PAIR_CONFIRM_BUDGET_MS = 5 * 60_000;
 /** Authenticated connections at once (the relay bounds client sockets too). */
 export const MAX_LIVE_CONNECTIONS = 64;
+
+/** The carrier's clock: real timers that never keep the daemon alive on their own. */
+const carrierClock = {
+  now: () => performance.now(),
+  setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms).unref(),
+  clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
+};
+/** A Burrow without the direct path: no peer may ever exist. */
+const NO_DIRECT_BUDGET = new DirectPeerBudget(0);
 
 export interface PairRequest {
   readonly code: string;
@@ -91,6 +106,40 @@ export interface RemoteEndpointOptions {
   readonly settings?: RemoteSettingsPort;
   /** R-B-BUILD-1: the Pocket build this Burrow vouches for (null: none). */
   readonly pocketBuild?: readonly BuildFile[] | null;
+  /** The direct path (SPEC "The direct path"); absent: every offer is refused `direct_unavailable`. */
+  readonly direct?: DirectOptions;
+}
+
+/** What the endpoint needs for the direct path: the policy, the WebRTC factory, the shared budget. */
+export interface DirectOptions {
+  readonly policy: {
+    get(): NetworkPolicy;
+    set(value: unknown): NetworkPolicy;
+  };
+  /** null: WebRTC is unavailable on this computer. */
+  readonly factory: () => DirectPeerFactory | null;
+  readonly budget: DirectPeerBudget;
+}
+
+/** One live connection's paths, for `burrow status --json` (what the Burrow sent on each, in bytes). */
+export interface ConnectionPath {
+  /** Stable for the connection's life (its first connId), across relay sockets. */
+  readonly id: number;
+  readonly deviceId: string;
+  readonly path: 'relay' | 'direct';
+  readonly relay: boolean;
+  readonly sent: {
+    readonly relayBytes: number;
+    readonly directBytes: number;
+    readonly resent: number;
+    readonly toDirect: number;
+    readonly toRelay: number;
+  };
+}
+
+/** Where a live connection's relay frames go: its current connId, or none while the relay is gone. */
+interface RelayRoute {
+  connId: number | null;
 }
 
 type Conn =
@@ -110,11 +159,25 @@ type Conn =
       clientPublicKey: Uint8Array;
     }
   | { state: 'pairing'; channel: SecureChannel<NoiseTransport> }
-  | { state: 'live'; channel: SecureChannel<NoiseTransport>; api: ApiConnection; deviceId: string };
+  | {
+      state: 'live';
+      channel: SecureChannel<NoiseTransport>;
+      api: ApiConnection;
+      deviceId: string;
+      carrier: PathCarrier;
+      direct: DirectAnswerer;
+      route: RelayRoute;
+      /** Its first connId, kept across relay sockets. */
+      id: number;
+      /** R-DIRECT-6 / R-PATH-8: names this connection to a new relay socket (base64url). */
+      rejoinId: string;
+    };
 
 export class RemoteEndpoint {
   readonly #o: RemoteEndpointOptions;
   readonly #conns = new Map<number, Conn>();
+  /** Keys for connections whose relay socket is gone (they live on the direct path): below zero. */
+  #detachedKey = 0;
 
   constructor(options: RemoteEndpointOptions) {
     this.#o = options;
@@ -123,6 +186,41 @@ export class RemoteEndpoint {
   /** The session list changed: every live phone gets the directory difference at once. */
   listChanged(): void {
     for (const c of this.#conns.values()) if (c.state === 'live') c.api.listChanged();
+  }
+
+  /**
+   * The network policy changed (R-NET-3): every phone hears it; with the direct path off, open ones close
+   * and their sessions carry on over the relay.
+   */
+  policyChanged(policy: NetworkPolicy): void {
+    for (const c of this.#conns.values()) {
+      if (c.state !== 'live') continue;
+      if (policy.direct === 'off') c.direct.close('the direct path was turned off');
+      c.api.policyChanged(policy);
+    }
+  }
+
+  /** The live connections' paths (for `burrow status` and tests). */
+  paths(): ConnectionPath[] {
+    return [...this.#conns.values()].flatMap((c) => {
+      if (c.state !== 'live') return [];
+      const n = c.carrier.counters;
+      return [
+        {
+          id: c.id,
+          deviceId: c.deviceId,
+          path: c.carrier.sendingOn,
+          relay: c.carrier.relayUp,
+          sent: {
+            relayBytes: n.relayBytes,
+            directBytes: n.directBytes,
+            resent: n.resent,
+            toDirect: n.toDirect,
+            toRelay: n.toRelay,
+          },
+        },
+      ];
+    });
   }
 
   /** Live connections per device (for `burrow devices` and revocation). */
@@ -141,16 +239,32 @@ export class RemoteEndpoint {
             `remote: connection ${frame.connId} was closed by the phone: ${CLOSE_MESSAGES[frame.code]}`,
           );
         }
-        return this.#forget(frame.connId);
+        return this.#relayGone(frame.connId);
       case 'data':
         this.#data(frame.connId, frame.payload);
         return;
     }
   }
 
-  /** The relay link went down: every phone connection through it is gone. */
+  /** The relay link went down: every phone connection through it is gone, but those on the direct path. */
   onLinkDown() {
-    for (const id of [...this.#conns.keys()]) this.#forget(id);
+    for (const id of [...this.#conns.keys()]) this.#relayGone(id);
+  }
+
+  /**
+   * A connection's relay socket ended. One whose session the direct path carries lives on (R-PATH-8),
+   * under a key of its own until a REJOIN gives it a new socket; any other is gone.
+   */
+  #relayGone(connId: number) {
+    const c = this.#conns.get(connId);
+    if (c?.state !== 'live' || c.route.connId !== connId) return this.#forget(connId);
+    c.route.connId = null;
+    this.#conns.delete(connId);
+    const key = --this.#detachedKey;
+    this.#conns.set(key, c);
+    c.carrier.relayLost(); // ends the connection (noPath) unless the direct path carries it
+    if (this.#conns.get(key) === c)
+      this.#o.log(`remote: connection ${connId} lost its relay socket; the direct path carries it on`);
   }
 
   /** Closes every live connection of a device at once (revocation, DESIGN §2). */
@@ -198,11 +312,19 @@ export class RemoteEndpoint {
     if (!c) return;
     this.#conns.delete(connId);
     if ('timer' in c) clearTimeout(c.timer);
-    if (c.state === 'live') c.api.dispose();
+    if (c.state === 'live') {
+      c.direct.dispose();
+      c.carrier.dispose();
+      c.api.dispose();
+    }
   }
 
   #closeClient(connId: number, code: CloseCode) {
+    const c = this.#conns.get(connId);
     this.#forget(connId);
+    // A connection without a relay socket has nobody there to tell; closing its direct path is the close.
+    if (c?.state === 'live' && c.route.connId === null) return;
+    if (c?.state === 'live') connId = c.route.connId ?? connId;
     let frame: Uint8Array;
     try {
       frame = encodeCloseClientFrame(connId, code);
@@ -225,8 +347,11 @@ export class RemoteEndpoint {
     if (!c) return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
     try {
       switch (c.state) {
-        case 'new':
+        case 'new': {
+          const rejoin = decodeRejoin(payload);
+          if (rejoin !== null) return this.#rejoin(connId, c.timer, rejoin);
           return this.#message1(connId, c.timer, payload);
+        }
         case 'confirming-connect':
           return this.#confirmConnect(connId, c, payload);
         case 'confirming-pair':
@@ -234,28 +359,29 @@ export class RemoteEndpoint {
         case 'pairing':
           // The phone has nothing to say while the owner decides.
           return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
-        case 'live': {
-          const frame = c.channel.open(payload);
-          if (frame) c.api.receive(frame);
+        case 'live':
+          for (const frame of c.carrier.relayFrame(payload)) c.api.receive(frame);
           return;
-        }
       }
     } catch (error) {
-      // A message that fails to open after the handshake means the path altered it (DESIGN §2: the relay is
-      // not trusted): say so in the log, without any byte of it, so the owner can see a tampering relay.
-      if (error instanceof NoiseError) {
-        this.#o.log(
-          `remote: connection ${connId}: a message failed to decrypt (altered in transit?); closing`,
-        );
-        return this.#closeClient(connId, CloseCode.DECRYPT_FAILED);
-      }
-      if (error instanceof ProtocolError) {
-        this.#o.log(`remote: connection ${connId}: a message broke the protocol; closing`);
-        return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
-      }
-      this.#o.log(`remote: connection ${connId} failed: ${(error as Error).message}`);
-      this.#closeClient(connId, CloseCode.HANDSHAKE_FAILED);
+      this.#refused(connId, error);
     }
+  }
+
+  /** A message that broke the stream, from either path: log why (never its bytes) and close. */
+  #refused(connId: number, error: unknown) {
+    // A message that fails to open after the handshake means a path altered it (DESIGN §2: the relay is not
+    // trusted): say so in the log, without any byte of it, so the owner can see a tampering relay.
+    if (error instanceof NoiseError) {
+      this.#o.log(`remote: connection ${connId}: a message failed to decrypt (altered in transit?); closing`);
+      return this.#closeClient(connId, CloseCode.DECRYPT_FAILED);
+    }
+    if (error instanceof ProtocolError) {
+      this.#o.log(`remote: connection ${connId}: a message broke the protocol (${error.rule}); closing`);
+      return this.#closeClient(connId, CloseCode.PROTOCOL_VIOLATION);
+    }
+    this.#o.log(`remote: connection ${connId} failed: ${(error as Error).message}`);
+    this.#closeClient(connId, CloseCode.HANDSHAKE_FAILED);
   }
 
   #message1(connId: number, timer: NodeJS.Timeout, message1: Uint8Array) {
@@ -303,8 +429,31 @@ export class RemoteEndpoint {
     c: Extract<Conn, { state: 'confirming-connect' }>,
     payload: Uint8Array,
   ): void {
+    const route: RelayRoute = { connId };
+    const carrier: PathCarrier = new PathCarrier(
+      c.channel,
+      {
+        sendRelay: (bytes) =>
+          route.connId !== null && this.#o.sendFrame(encodeDataFrame(route.connId, bytes)),
+        sendDirect: (bytes): boolean => answerer.send(bytes),
+      },
+      {
+        directLeft: (reason) => {
+          this.#o.log(
+            `remote: connection ${route.connId ?? '(direct only)'} is back on the relay: ${reason}`,
+          );
+          answerer.close(reason);
+        },
+        noPath: (reason) => {
+          const key = this.#keyOf(live);
+          this.#o.log(`remote: a connection ended: ${reason}`);
+          if (key !== null) this.#forget(key);
+        },
+      },
+      carrierClock,
+    );
     // Decrypting proves the phone holds the device psk (IKpsk2 key confirmation). A wrong psk → NoiseError.
-    const frame = c.channel.open(payload);
+    const frames = carrier.relayFrame(payload);
     clearTimeout(c.timer);
     if (this.#o.devices.findByPublicKey(c.device.clientPublicKey) === undefined) {
       this.#closeClient(connId, CloseCode.DEVICE_REVOKED);
@@ -320,28 +469,101 @@ export class RemoteEndpoint {
       return;
     }
     this.#o.devices.recordHandshake(c.device.deviceId, c.timestamp, this.#o.now());
+    const device = c.device;
+    const rejoinId = encodeBase64url(randomBytes(16));
+    const closeLive = (code: CloseCode) => {
+      const key = this.#keyOf(live);
+      if (key !== null) this.#closeClient(key, code);
+    };
+    const directOptions = this.#o.direct;
+    const answerer: DirectAnswerer = new DirectAnswerer({
+      policy: () => directOptions?.policy.get() ?? { direct: 'off', iceServers: [] },
+      authorized: () => this.#o.devices.findByPublicKey(device.clientPublicKey) !== undefined,
+      factory: () => directOptions?.factory() ?? null,
+      budget: directOptions?.budget ?? NO_DIRECT_BUDGET,
+      carrier,
+      send: (m): void => api.send(m),
+      deliver: (frame) => api.receive(frame),
+      fail: (error) => {
+        const key = this.#keyOf(live);
+        if (key !== null) this.#refused(key, error);
+      },
+      revoked: () => closeLive(CloseCode.DEVICE_REVOKED),
+      rejoinId,
+      log: this.#o.log,
+    });
     const api = new ApiConnection({
-      viewerId: `${c.device.deviceId}-${connId}`,
+      viewerId: `${device.deviceId}-${connId}`,
       burrowName: this.#o.burrowName,
       registry: this.#o.registry,
       attention: this.#o.attention,
       send: (m: BurrowMessage) => {
         const frame = encodeBurrowMessage(m);
-        this.#sendSealed(connId, c.channel, frame);
+        carrier.send(frame);
         return frame.length;
       },
-      backlog: this.#o.linkBacklog,
-      close: (code) => this.#closeClient(connId, code),
+      // While the session is on the direct path, what queues toward the phone is in the channel, not the link.
+      backlog: () => (carrier.sendingOn === 'direct' ? answerer.bufferedAmount() : this.#o.linkBacklog()),
+      close: closeLive,
       log: this.#o.log,
       forgetMe: async () => {
-        await this.#o.revokeDevice(c.device.deviceId);
+        await this.#o.revokeDevice(device.deviceId);
       },
-      deliveryId: c.device.deliveryId,
+      deliveryId: device.deliveryId,
       ...(this.#o.settings !== undefined ? { settings: this.#o.settings } : {}),
       pocketBuild: this.#o.pocketBuild ?? null,
+      direct: {
+        offer: (rid, sdp) => answerer.offer(rid, sdp),
+        candidate: (candidate, mid) => answerer.candidate(candidate, mid),
+        policy: () => directOptions?.policy.get() ?? null,
+        setPolicy: (value) => {
+          if (directOptions === undefined) throw new RangeError('this Burrow has no network policy');
+          return directOptions.policy.set(value);
+        },
+      },
     });
-    this.#conns.set(connId, { state: 'live', channel: c.channel, api, deviceId: c.device.deviceId });
-    if (frame) api.receive(frame);
+    const live: Extract<Conn, { state: 'live' }> = {
+      state: 'live',
+      channel: c.channel,
+      api,
+      deviceId: device.deviceId,
+      carrier,
+      direct: answerer,
+      route,
+      id: connId,
+      rejoinId,
+    };
+    this.#conns.set(connId, live);
+    for (const frame of frames) api.receive(frame);
+  }
+
+  /** The key a live connection is held under now (its connId, or its detached key), or null once gone. */
+  #keyOf(conn: Conn): number | null {
+    for (const [key, c] of this.#conns) if (c === conn) return key;
+    return null;
+  }
+
+  /**
+   * R-PATH-8: a new relay socket asks to carry a connection whose relay socket ended while the direct path
+   * carried it on. The id is a routing hint, not a credential: the socket it names carries only Noise
+   * messages of that session, which a relay cannot forge, so a wrong socket can only drop them (as a relay
+   * can anyway).
+   */
+  #rejoin(connId: number, timer: NodeJS.Timeout, id: Uint8Array) {
+    clearTimeout(timer);
+    const wanted = encodeBase64url(id);
+    for (const [key, c] of this.#conns) {
+      if (c.state !== 'live' || c.rejoinId !== wanted || c.route.connId !== null) continue;
+      this.#conns.delete(connId);
+      this.#conns.delete(key);
+      this.#conns.set(connId, c);
+      c.route.connId = connId;
+      c.carrier.relayAttached();
+      this.#o.sendFrame(encodeDataFrame(connId, RELAY_REJOINED));
+      this.#o.log(`remote: connection ${connId} rejoined a session carried on the direct path`);
+      return;
+    }
+    this.#closeClient(connId, CloseCode.UNKNOWN_REJOIN);
   }
 
   #confirmPair(connId: number, c: Extract<Conn, { state: 'confirming-pair' }>, payload: Uint8Array) {

@@ -11,6 +11,9 @@ import { CloseCode, decodeBase64url } from '@burrow/protocol';
 import { openDeviceActivityStore } from '../devices/device-activity.js';
 import { DeviceRegistry, type DeviceView } from '../devices/device-registry.js';
 import { PushSeqStore } from '../devices/push-seq-store.js';
+import { DirectPeerBudget } from '../direct/direct-answerer.js';
+import { type DirectPeerFactory, loadNodeDatachannel, ndcPeerFactory } from '../direct/ndc-peer.js';
+import { NetworkPolicyStore } from '../direct/network-policy-store.js';
 import { pairingLink, pairingQr } from '../pairing/pairing-link.js';
 import { PairingOffers } from '../pairing/pairing-offer.js';
 import { PushDispatch } from '../push/push-dispatch.js';
@@ -26,6 +29,7 @@ import type { SessionRegistry } from '../session/session-registry.js';
 import { openStateStore } from '../state/burrow-state.js';
 import type { AttentionPort } from './attention-port.js';
 import {
+  type ConnectionPath,
   type PairApprover,
   type PairingResult,
   type PairRequest,
@@ -45,6 +49,8 @@ export interface RemoteServiceOptions {
   readonly alarms?: Pick<RemoteSettingsPort, 'settings' | 'updateSettings' | 'watchRules' | 'setWatchRules'>;
   /** R-B-BUILD-1: the Pocket build to vouch for; default: the manifest of the Pocket package installed with it. */
   readonly vouchedBuild?: VouchedBuild;
+  /** The direct path's WebRTC (default: node-datachannel, loaded at start; null when it cannot load). */
+  readonly directPeers?: DirectPeerFactory | null;
 }
 
 export interface PairingStarted {
@@ -82,6 +88,11 @@ export class RemoteService {
   readonly push: PushDispatch;
   /** R-B-BUILD-1: the Pocket build phones are told to trust, read once at start. */
   readonly vouchedBuild: VouchedBuild;
+  /** R-NET-1: whether phones may use the direct path, and with which ICE servers (`burrow settings`). */
+  readonly network: NetworkPolicyStore;
+  /** WebRTC for the direct path, once loaded; null while loading or where it cannot load. */
+  #directPeers: DirectPeerFactory | null = null;
+  readonly #directBudget = new DirectPeerBudget();
 
   constructor(options: RemoteServiceOptions) {
     this.#o = options;
@@ -93,6 +104,23 @@ export class RemoteService {
     this.#offers = new PairingOffers(this.#now);
     this.#pushSeq = new PushSeqStore(options.stateDir);
     this.push = new PushDispatch({ sender: () => this.#sender, log: options.log, now: this.#now });
+    this.network = new NetworkPolicyStore(options.stateDir, options.log);
+    this.network.onChange((policy) => this.#endpoint?.policyChanged(policy));
+    if (options.directPeers !== undefined) this.#directPeers = options.directPeers;
+    else {
+      loadNodeDatachannel().then(
+        () => {
+          this.#directPeers = ndcPeerFactory;
+        },
+        (error: Error) =>
+          options.log(`direct path unavailable: node-datachannel did not load (${error.message})`),
+      );
+    }
+  }
+
+  /** The live connections' paths (`burrow status`). */
+  paths(): ConnectionPath[] {
+    return this.#endpoint?.paths() ?? [];
   }
 
   /** Connects to the relay if enrolled (call again after `burrow enroll` to switch to the new enrollment). */
@@ -149,6 +177,7 @@ export class RemoteService {
       aead: nodeAead,
       ...(this.#o.alarms !== undefined ? { settings: this.#settingsPort(this.#o.alarms) } : {}),
       pocketBuild: this.vouchedBuild.kind === 'build' ? this.vouchedBuild.files : null,
+      direct: { policy: this.network, factory: () => this.#directPeers, budget: this.#directBudget },
     });
     this.#endpoint = endpoint;
     // One registry listener for every phone (the registry bounds its list listeners, MAX_LIST_LISTENERS).

@@ -3,8 +3,15 @@
  * shape, not on the class, so components are tested with an in-memory connection and the app wires the real
  * one in `connection-factory.ts`.
  */
-import type { PresenceState, PushTestOutcome, SessionEntry, TodoAction } from '@burrow/protocol';
-import type { ConnectionEvent, ConnectionStatus } from '../core/index.js';
+import type {
+  NetworkPolicy,
+  PathName,
+  PresenceState,
+  PushTestOutcome,
+  SessionEntry,
+  TodoAction,
+} from '@burrow/protocol';
+import type { ConnectionEvent, ConnectionStatus, DirectState } from '../core/index.js';
 
 export type { ConnectionEvent, ConnectionStatus } from '../core/index.js';
 
@@ -71,4 +78,13 @@ export interface PocketConnection {
   forgetMe?(): Promise<void>;
   /** Asks the Burrow for a test push to its devices (`push-test`); absent in connections that cannot. */
   pushTest?(): Promise<{ outcome: PushTestOutcome; targets: number; delivered: number }>;
+  /** The direct path (issue 25); absent in connections without one. The path in use while connected. */
+  readonly path?: PathName | null;
+  readonly directState?: DirectState;
+  readonly relayConnected?: boolean;
+  /** The Burrow's network policy, once it said. */
+  readonly networkPolicy?: NetworkPolicy | null;
+  setNetworkPolicy?(policy: NetworkPolicy): Promise<NetworkPolicy>;
+  /** The network changed: offer a failed direct path again now. */
+  retryDirect?(): void;
 }

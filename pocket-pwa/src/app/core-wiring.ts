@@ -7,6 +7,7 @@ import type { BuildGuard } from '../build-check/build-guard.js';
 import { guardConnection } from '../build-check/guarded-connection.js';
 import {
   BurrowConnection,
+  engineRtc,
   type PairingRecord,
   pairWithOffer,
   type SocketFactory,
@@ -50,7 +51,11 @@ export function connectionFactory(storage: IdbPairingStorage, guard: BuildGuard)
       appVersion: APP_VERSION,
       cols,
       rows,
+      // The direct path at home (issue 25): the engine's WebRTC, or none (WebKitGTK): then the relay only.
+      rtc: engineRtc(),
     });
+    // Another network (back online, another Wi-Fi): a direct path that failed may work now.
+    window.addEventListener('online', () => connection.retryDirect());
     return guardConnection(connection, pairing.burrowId, guard);
   };
 }

@@ -94,5 +94,15 @@ export function guardConnection(
   const { forgetMe, pushTest } = inner;
   if (forgetMe) guarded.forgetMe = () => forgetMe.call(inner);
   if (pushTest) guarded.pushTest = () => pushTest.call(inner);
+  // The direct path changes how bytes travel, not what they do: read and set as the phone's settings are.
+  Object.defineProperties(guarded, {
+    path: { get: () => inner.path ?? null },
+    directState: { get: () => inner.directState },
+    relayConnected: { get: () => inner.relayConnected },
+    networkPolicy: { get: () => inner.networkPolicy ?? null },
+  });
+  const { setNetworkPolicy, retryDirect } = inner;
+  if (setNetworkPolicy) guarded.setNetworkPolicy = (policy) => setNetworkPolicy.call(inner, policy);
+  if (retryDirect) guarded.retryDirect = () => retryDirect.call(inner);
   return guarded;
 }

@@ -23,8 +23,15 @@ import {
   decodeBurrowMessage,
   encodeBase64url,
   encodeClientMessage,
+  encodeRejoin,
   FLOW_ACK_EVERY_BYTES,
+  KEEPALIVE_INTERVAL_MS,
+  KEEPALIVE_PING,
   MAX_RID,
+  MIN_NOISE_MESSAGE_BYTES,
+  type NetworkPolicy,
+  PathCarrier,
+  type PathName,
   type PresenceState,
   ProtocolError,
   type PushTestOutcome,
@@ -34,6 +41,8 @@ import {
 import { type BackoffPolicy, backoffDelayMs, POCKET_BACKOFF } from './backoff.js';
 import { clientStaticKey, WebCryptoStaticKey } from './client-static.js';
 import { type Clock, systemClock } from './clock.js';
+import { DirectLink, type DirectState } from './direct/direct-link.js';
+import type { RtcFactory } from './direct/rtc.js';
 import { applyDirectoryMessage, type Directory, EMPTY_DIRECTORY } from './directory-state.js';
 import { OutputCursor } from './output-cursor.js';
 import type { PairingRecord, PairingStorage } from './pairing-storage.js';
@@ -85,7 +94,9 @@ export type ConnectionEvent =
   | { readonly type: 'error'; readonly code: string; readonly message: string }
   | { readonly type: 'revoked' }
   /** R-B-BUILD-1: the Pocket build this Burrow vouches for (null: it has none), once per connection. */
-  | { readonly type: 'pocket-build'; readonly files: readonly BuildFile[] | null };
+  | { readonly type: 'pocket-build'; readonly files: readonly BuildFile[] | null }
+  /** The path in use, the direct path's state or the Burrow's network policy changed (`conn.path` …). */
+  | { readonly type: 'path' };
 
 export interface Snapshot {
   readonly kind: 'attached' | 'resync';
@@ -130,6 +141,11 @@ export interface BurrowConnectionOptions {
   readonly backoff?: BackoffPolicy;
   readonly keepalive?: KeepalivePolicy;
   readonly random?: () => number;
+  /**
+   * WebRTC for the direct path (protocol/SPEC.md "The direct path"): in Pocket the engine's
+   * (`engineRtc()`), in Node node-datachannel's polyfill; absent or null: the relay carries everything.
+   */
+  readonly rtc?: RtcFactory | null;
 }
 
 interface Terminal {
@@ -159,6 +175,16 @@ export class BurrowConnection {
   readonly #clock: Clock;
   #pairing: PairingRecord;
   #socket: SocketLike | null = null;
+  /** One connection attempt, from its socket to its teardown; timers of an older one do nothing. */
+  #token: object | null = null;
+  /** The session over the relay and, when it forms, the direct path (protocol PathCarrier). */
+  #carrier: PathCarrier | null = null;
+  #direct: DirectLink | null = null;
+  #policy: NetworkPolicy | null = null;
+  #rejoinTimer: unknown = null;
+  #rejoinFailures = 0;
+  /** When the relay socket last carried a keep-alive while the direct path carried the session. */
+  #relayPingAt = 0;
   /** R-FLOW-1: whole-frame bytes received on this connection, and the total last acknowledged. */
   #receivedBytes = 0;
   #ackedBytes = 0;
@@ -189,6 +215,26 @@ export class BurrowConnection {
   }
   get statusText(): string {
     return statusText(this.#status, this.#clock.now());
+  }
+  /** The path this phone's messages take now (null when not connected). */
+  get path(): PathName | null {
+    return this.#live ? (this.#carrier?.sendingOn ?? null) : null;
+  }
+  /** The direct path's state ('unsupported' in an engine without WebRTC). */
+  get directState(): DirectState {
+    return this.#direct?.state ?? (this.#o.rtc ? { kind: 'unknown' } : { kind: 'unsupported' });
+  }
+  /** The Burrow's network policy, once it said (R-NET-3). */
+  get networkPolicy(): NetworkPolicy | null {
+    return this.#policy;
+  }
+  /** Whether the relay socket is there (it may be gone while the direct path carries the session). */
+  get relayConnected(): boolean {
+    return this.#carrier?.relayUp ?? false;
+  }
+  /** Bytes and messages this phone sent on each path (the bench, tests). */
+  get pathCounters() {
+    return this.#carrier?.counters ?? null;
   }
   get sessions(): Directory {
     return this.#directory;
@@ -302,6 +348,18 @@ export class BurrowConnection {
     return { outcome: m.outcome, targets: m.targets, delivered: m.delivered };
   }
 
+  /** Changes the Burrow's network policy (R-NET-1); resolves with the policy in force. */
+  async setNetworkPolicy(policy: NetworkPolicy): Promise<NetworkPolicy> {
+    const m = await this.#request((rid) => ({ type: 'network-policy-set', rid, policy }));
+    if (m.type !== 'network-policy') throw new Error('unexpected answer');
+    return m.policy;
+  }
+
+  /** The network changed (online again, another Wi-Fi): a direct path that failed is offered again now. */
+  retryDirect(): void {
+    this.#direct?.retryNow();
+  }
+
   async clear(session: string): Promise<void> {
     await this.#request((rid) => ({ type: 'clear', rid, session }));
   }
@@ -344,9 +402,16 @@ export class BurrowConnection {
   }
 
   #send(m: ClientMessage): boolean {
+    const carrier = this.#carrier;
+    if (carrier === null) return false;
+    return carrier.send(encodeClientMessage(m));
+  }
+
+  /** One relay frame on the current socket; false when there is none to take it. */
+  #relaySend(bytes: Uint8Array): boolean {
     const socket = this.#socket;
-    if (!this.#channel || !socket || socket.readyState !== SOCKET_OPEN) return false;
-    for (const ct of this.#channel.seal(encodeClientMessage(m))) socket.send(ct);
+    if (socket === null || socket.readyState !== SOCKET_OPEN) return false;
+    socket.send(bytes);
     return true;
   }
 
@@ -406,15 +471,17 @@ export class BurrowConnection {
       clientSocketUrl(p.relayUrl, p.burrowId),
       clientSubprotocols(encodeBase64url(ticket)),
     );
+    const token = {};
+    this.#token = token;
     this.#socket = socket;
     socket.binaryType = 'arraybuffer';
     this.#timer = this.#clock.setTimeout(
-      () => this.#fail(socket, 'your computer did not answer'),
+      () => this.#fail(token, 'your computer did not answer'),
       CONNECT_TIMEOUT_MS,
     );
     socket.onopen = () => socket.send(hs.message1);
     socket.onerror = () => {};
-    socket.onclose = (ev) => this.#closed(socket, ev.code);
+    socket.onclose = (ev) => this.#closed(token, socket, ev.code);
     /** While a WebCrypto key computes message 2's se (client-static.ts). */
     let finishing = false;
     socket.onmessage = (ev) => {
@@ -423,7 +490,7 @@ export class BurrowConnection {
       if (!bytes) return;
       if (finishing) {
         // The Burrow says nothing between message 2 and our hello (R-C-HELLO-1): this is not from it.
-        this.#fail(socket, 'a message failed to decrypt or parse', CloseCode.PROTOCOL_VIOLATION);
+        this.#fail(token, 'a message failed to decrypt or parse', CloseCode.PROTOCOL_VIOLATION);
         return;
       }
       if (!this.#channel && key instanceof WebCryptoStaticKey) {
@@ -433,21 +500,22 @@ export class BurrowConnection {
           .then(
             () => {
               finishing = false;
-              if (this.#socket === socket) this.#frame(socket, hs, bytes);
+              if (this.#socket === socket) this.#frame(token, hs, bytes);
             },
-            () => this.#fail(socket, 'a message failed to decrypt or parse', CloseCode.DECRYPT_FAILED),
+            () => this.#fail(token, 'a message failed to decrypt or parse', CloseCode.DECRYPT_FAILED),
           );
         return;
       }
-      this.#frame(socket, hs, bytes);
+      this.#frame(token, hs, bytes);
     };
   }
 
   /** One binary frame from the relay: message 2 of the handshake, then Noise transport messages. */
-  #frame(socket: SocketLike, hs: ReturnType<typeof startHandshake>, bytes: Uint8Array) {
+  #frame(token: object, hs: ReturnType<typeof startHandshake>, bytes: Uint8Array) {
     try {
       if (!this.#channel) {
         this.#channel = hs.finish(bytes);
+        this.#startCarrier(token, this.#channel);
         this.#send({
           type: 'hello',
           appVersion: this.#o.appVersion,
@@ -457,23 +525,139 @@ export class BurrowConnection {
         });
         return;
       }
-      const frame = this.#channel.open(bytes);
+    } catch (e) {
+      this.#refused(token, e);
+      return;
+    }
+    this.#relayIn(token, bytes);
+  }
+
+  /** One frame from the relay socket after the handshake. */
+  #relayIn(token: object, bytes: Uint8Array) {
+    try {
+      const frames = this.#carrier!.relayFrame(bytes);
       // Any authentic message proves the whole path alive, a fragment included. Only noted here (this runs
       // for every frame of output); the deadline timer reads it when it fires.
-      this.#lastHeardAt = this.#clock.now();
-      if (frame) {
-        this.#countReceived(frame.length);
-        this.#message(decodeBurrowMessage(frame));
-      }
+      if (bytes.length >= MIN_NOISE_MESSAGE_BYTES) this.#lastHeardAt = this.#clock.now();
+      for (const frame of frames) this.#take(frame);
     } catch (e) {
-      if (e instanceof NoiseError || e instanceof ProtocolError) {
-        // The close code tells the Burrow why (RL-ROUTE-5): its log then shows a tampering relay.
-        const code = e instanceof NoiseError ? CloseCode.DECRYPT_FAILED : CloseCode.PROTOCOL_VIOLATION;
-        this.#fail(socket, 'a message failed to decrypt or parse', code);
-        return;
-      }
-      throw e;
+      this.#refused(token, e);
     }
+  }
+
+  /** One whole frame from the Burrow, over either path. */
+  #take(frame: Uint8Array) {
+    this.#countReceived(frame.length);
+    this.#message(decodeBurrowMessage(frame));
+  }
+
+  /** A message that broke the stream, from either path. */
+  #refused(token: object, e: unknown) {
+    if (e instanceof NoiseError || e instanceof ProtocolError) {
+      // The close code tells the Burrow why (RL-ROUTE-5): its log then shows a tampering relay.
+      const code = e instanceof NoiseError ? CloseCode.DECRYPT_FAILED : CloseCode.PROTOCOL_VIOLATION;
+      this.#fail(token, 'a message failed to decrypt or parse', code);
+      return;
+    }
+    throw e;
+  }
+
+  /**
+   * The session's carrier and its direct path (protocol/SPEC.md "The direct path"): the relay socket carries
+   * it until a direct channel opens; the carrier moves it there and back without losing a byte.
+   */
+  #startCarrier(token: object, channel: SecureChannel) {
+    const carrier = new PathCarrier(
+      channel,
+      {
+        sendRelay: (bytes) => this.#relaySend(bytes),
+        sendDirect: (bytes) => this.#direct?.send(bytes) ?? false,
+      },
+      {
+        directLeft: (reason) => {
+          this.#direct?.left(reason);
+          this.#emit({ type: 'path' });
+        },
+        noPath: (reason) => {
+          // Called from inside the carrier: tear down once it has returned.
+          void Promise.resolve().then(() => this.#fail(token, reason));
+        },
+        rejoined: () => {
+          this.#rejoinFailures = 0;
+          this.#emit({ type: 'path' });
+        },
+      },
+      this.#clock,
+    );
+    this.#carrier = carrier;
+    this.#direct = new DirectLink({
+      rtc: this.#o.rtc ?? null,
+      carrier,
+      offer: async (sdp) => {
+        const m = await this.#request((rid) => ({ type: 'direct-offer', rid, sdp }));
+        if (m.type !== 'direct-answer') throw new Error('unexpected answer');
+        return { sdp: m.sdp, rejoin: m.rejoin };
+      },
+      candidate: (candidate, mid) => this.#send({ type: 'direct-candidate', candidate, mid }),
+      deliver: (frame) => {
+        if (this.#token !== token) return;
+        this.#lastHeardAt = this.#clock.now();
+        this.#take(frame);
+      },
+      fail: (error) => {
+        if (this.#token === token) this.#refused(token, error);
+      },
+      changed: () => this.#emit({ type: 'path' }),
+      clock: this.#clock,
+    });
+  }
+
+  /**
+   * R-PATH-8: the relay socket went while the direct path carries the session: a new socket rejoins it, so the
+   * relay is there again to fall back to. Until then only the direct path carries it.
+   */
+  #scheduleRejoin(token: object) {
+    const rejoinId = this.#direct?.rejoinId;
+    if (rejoinId === null || rejoinId === undefined) return;
+    const delay = backoffDelayMs(
+      this.#o.backoff ?? POCKET_BACKOFF,
+      this.#rejoinFailures++,
+      (this.#o.random ?? Math.random)(),
+    );
+    this.#clock.clearTimeout(this.#rejoinTimer);
+    this.#rejoinTimer = this.#clock.setTimeout(() => {
+      if (this.#token !== token || this.#socket !== null || !this.#carrier) return;
+      const p = this.#pairing;
+      const ticket = relayTicket(
+        decodeBase64url(p.psk),
+        decodeBase64url(p.burrowId),
+        relayTicketEpoch(Math.max(0, this.#clock.now())),
+      );
+      const socket = this.#o.socketFactory(
+        clientSocketUrl(p.relayUrl, p.burrowId),
+        clientSubprotocols(encodeBase64url(ticket)),
+      );
+      socket.binaryType = 'arraybuffer';
+      socket.onerror = () => {};
+      socket.onopen = () => {
+        if (this.#token !== token || !this.#carrier) return socket.close(1000);
+        socket.send(encodeRejoin(decodeBase64url(rejoinId)));
+        this.#socket = socket;
+        this.#carrier.relayAttached();
+      };
+      socket.onmessage = (ev) => {
+        const bytes = frameBytes(ev.data);
+        if (bytes && this.#socket === socket && this.#token === token) this.#relayIn(token, bytes);
+      };
+      socket.onclose = () => {
+        if (this.#token !== token) return;
+        if (this.#socket === socket) {
+          this.#socket = null;
+          this.#carrier?.relayLost();
+        }
+        if (this.#token === token) this.#scheduleRejoin(token);
+      };
+    }, delay);
   }
 
   #message(m: BurrowMessage) {
@@ -482,13 +666,19 @@ export class BurrowConnection {
         this.#clock.clearTimeout(this.#timer);
         this.#live = true;
         this.#failures = 0;
-        if (this.#socket) {
-          this.#armDeadline(this.#socket);
-          this.#schedulePing(this.#socket);
+        if (this.#token) {
+          this.#armDeadline(this.#token);
+          this.#schedulePing(this.#token);
         }
         this.#setStatus({ kind: 'connected' });
         for (const [session, term] of this.#terminals) this.#sendAttach(session, term);
         return;
+      case 'network-policy':
+        this.#policy = m.policy;
+        this.#direct?.policy(m.policy);
+        return this.#emit({ type: 'path' });
+      case 'direct-candidate':
+        return this.#direct?.remoteCandidate(m.candidate, m.mid);
       case 'directory':
       case 'directory-upsert':
       case 'directory-remove':
@@ -553,51 +743,79 @@ export class BurrowConnection {
     return this.#o.keepalive ?? POCKET_KEEPALIVE;
   }
 
-  #armDeadline(socket: SocketLike, ms = this.#keepalive().deadAfterMs, mayProbe = true) {
+  #armDeadline(token: object, ms = this.#keepalive().deadAfterMs, mayProbe = true) {
     this.#clock.clearTimeout(this.#deadTimer);
     const armedAt = this.#clock.now();
     const dueAt = armedAt + ms;
     this.#deadTimer = this.#clock.setTimeout(() => {
-      if (this.#socket !== socket) return;
+      if (this.#token !== token) return;
       const policy = this.#keepalive();
       if (this.#lastHeardAt > armedAt) {
         // Heard from since: the deadline is that message plus deadAfterMs.
         const left = this.#lastHeardAt + policy.deadAfterMs - this.#clock.now();
         if (left > 0) {
-          this.#armDeadline(socket, left);
+          this.#armDeadline(token, left);
           return;
         }
       }
       if (mayProbe && this.#clock.now() - dueAt >= policy.pingIntervalMs && this.#live) {
         this.#send({ type: 'ping', rid: this.#rid() });
-        this.#armDeadline(socket, policy.wakeProbeMs, false);
+        this.#armDeadline(token, policy.wakeProbeMs, false);
         return;
       }
-      this.#fail(socket, 'your computer stopped answering');
+      this.#fail(token, 'your computer stopped answering');
     }, ms);
   }
 
-  #schedulePing(socket: SocketLike) {
+  #schedulePing(token: object) {
     this.#clock.clearTimeout(this.#pingTimer);
     this.#pingTimer = this.#clock.setTimeout(() => {
-      if (this.#socket !== socket || !this.#live) return;
+      if (this.#token !== token || !this.#live) return;
       this.#send({ type: 'ping', rid: this.#rid() });
-      this.#schedulePing(socket);
+      this.#relayKeepalive();
+      this.#schedulePing(token);
     }, this.#keepalive().pingIntervalMs);
   }
 
-  #fail(socket: SocketLike, reason: string, code: CloseCode = CloseCode.NORMAL) {
-    if (this.#socket !== socket) return;
-    socket.onclose = null;
-    socket.close(code);
+  /**
+   * While the direct path carries the session the relay socket is idle, and idle sockets get closed by
+   * proxies and NATs: RL-KEEP-1's text ping every KEEPALIVE_INTERVAL_MS keeps it there as the fallback (two
+   * small frames a minute; the relay answers without waking its object).
+   */
+  #relayKeepalive() {
+    const socket = this.#socket;
+    if (this.#carrier?.sendingOn !== 'direct' || socket === null || socket.readyState !== SOCKET_OPEN) return;
+    const now = this.#clock.now();
+    if (now - this.#relayPingAt < KEEPALIVE_INTERVAL_MS) return;
+    this.#relayPingAt = now;
+    socket.send(KEEPALIVE_PING);
+  }
+
+  #fail(token: object, reason: string, code: CloseCode = CloseCode.NORMAL) {
+    if (this.#token !== token) return;
+    const socket = this.#socket;
+    if (socket) {
+      socket.onclose = null;
+      socket.close(code);
+    }
     this.#teardown(reason);
     this.#retry(reason);
   }
 
-  #closed(socket: SocketLike, code: number) {
-    if (this.#socket !== socket) return;
+  #closed(token: object, socket: SocketLike, code: number) {
+    if (this.#token !== token || this.#socket !== socket) return;
     const reason =
       code === 1006 ? 'the connection dropped' : (CLOSE_MESSAGES[code as CloseCode] ?? `closed (${code})`);
+    // R-PATH-8: while the direct path carries the session, losing the relay socket ends nothing.
+    if (!TERMINAL_CODES.has(code) && this.#carrier?.sendingOn === 'direct' && this.#live) {
+      this.#socket = null;
+      this.#carrier.relayLost();
+      if (this.#token === token) {
+        this.#emit({ type: 'path' });
+        this.#scheduleRejoin(token);
+      }
+      return;
+    }
     this.#teardown(reason);
     if (TERMINAL_CODES.has(code)) {
       this.#running = false;
@@ -621,6 +839,15 @@ export class BurrowConnection {
 
   #teardown(reason: string) {
     this.#receivedBytes = this.#ackedBytes = 0;
+    this.#token = null;
+    this.#carrier?.dispose();
+    this.#carrier = null;
+    this.#direct?.dispose();
+    this.#direct = null;
+    this.#policy = null;
+    this.#clock.clearTimeout(this.#rejoinTimer);
+    this.#rejoinTimer = null;
+    this.#rejoinFailures = 0;
     this.#clock.clearTimeout(this.#timer);
     this.#clock.clearTimeout(this.#pingTimer);
     this.#clock.clearTimeout(this.#deadTimer);

@@ -26,6 +26,23 @@ export {
 } from './client-static.js';
 export { type Clock, systemClock } from './clock.js';
 export {
+  DIRECT_CHANNEL_LABEL,
+  type DirectCarrierPort,
+  DirectLink,
+  type DirectLinkOptions,
+  type DirectState,
+  type DirectTiming,
+  POCKET_DIRECT,
+} from './direct/direct-link.js';
+export { directStateText, pathText } from './direct/path-text.js';
+export {
+  engineRtc,
+  type RtcDataChannelLike,
+  type RtcFactory,
+  type RtcIceServer,
+  type RtcPeerConnectionLike,
+} from './direct/rtc.js';
+export {
   applyDirectoryMessage,
   type Directory,
   type DirectoryMessage,

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { PairedBurrow } from '../app/burrow-hub.js';
 import type { CreateOptions } from '../app/connection-port.js';
-import { sortedSessions } from '../core/index.js';
+import { pathText, sortedSessions } from '../core/index.js';
 import { PushControls } from '../push/PushControls.js';
 import type { PushBoard } from '../push/push-board.js';
 import { connectionLine } from './connection-text.js';
+import { NetworkSettings } from './NetworkSettings.js';
 import { NewSessionForm } from './NewSessionForm.js';
 import { RenameForm } from './RenameForm.js';
 import { SessionRow } from './SessionRow.js';
@@ -44,6 +45,11 @@ export function BurrowSection(props: BurrowSectionProps) {
   }, [waiting]);
   const line = connectionLine(conn.status, Math.max(nowMs, tick), burrow.revoked, online);
   const connected = conn.status.kind === 'connected' && !burrow.revoked;
+  // Which path carries it (issue 25): "direct" on the same network, else "via relay".
+  const path =
+    connected && conn.directState !== undefined
+      ? pathText(conn.path ?? null, conn.relayConnected ?? true)
+      : null;
   const sessions = sortedSessions(conn.sessions);
   const ended = endedSessions(sessions);
   const [clearing, setClearing] = useState(false);
@@ -73,6 +79,11 @@ export function BurrowSection(props: BurrowSectionProps) {
           <span aria-hidden="true">{line.tone === 'ok' ? '● ' : line.tone === 'waiting' ? '◌ ' : '○ '}</span>
           {line.text}
         </span>
+        {path && (
+          <span className={`path path-${conn.path}`} title="How the phone reaches your computer">
+            {path}
+          </span>
+        )}
         <button
           type="button"
           aria-label={`Settings for ${burrow.name}`}
@@ -103,6 +114,7 @@ export function BurrowSection(props: BurrowSectionProps) {
           <button type="button" className="danger" onClick={() => setMode('confirm-remove')}>
             Remove…
           </button>
+          <NetworkSettings connection={conn} connected={connected} onError={onError} />
         </div>
       )}
       {mode === 'rename' && (

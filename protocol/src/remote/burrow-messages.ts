@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { ErrorCode } from '../error-codes.js';
+import { directCandidateEntries, directSdp, rejoinId } from './direct-fields.js';
 import { capability, cols, displayText, intIn, offset, rid, rows, sessionId, version } from './fields.js';
 import {
   MAX_CAPABILITIES,
@@ -15,6 +16,7 @@ import {
   MAX_RID,
   MAX_SESSIONS,
 } from './limits.js';
+import { networkPolicySchema } from './network-policy.js';
 import { buildFilesSchema } from './pocket-build.js';
 import { sessionEntrySchema } from './session-entry.js';
 import { alertSettingsSchema, watchRulesSchema } from './settings.js';
@@ -144,6 +146,11 @@ export const burrowControlSchema = v.variant('type', [
    * null when it has none. Sent to `pocket` viewers right after `directory`.
    */
   msg('pocket-build', { files: v.nullable(buildFilesSchema) }),
+  /** R-DIRECT-1: the answer to a `direct-offer`; `rejoin` names this connection to a new relay socket (R-PATH-8). */
+  msg('direct-answer', { rid, sdp: directSdp('answer'), rejoin: rejoinId }),
+  msg('direct-candidate', directCandidateEntries),
+  /** R-NET-3: after `directory` on every connection, as the answer to network-policy-get/-set, and on change. */
+  msg('network-policy', { rid: v.nullable(rid), policy: networkPolicySchema }),
   msg('error', {
     rid: v.nullable(rid),
     code: v.picklist(errorCodes),

@@ -5,6 +5,7 @@
  * Everything here except `input` is a control message (JSON); `input` is a binary frame (R-FRAME-4).
  */
 import * as v from 'valibot';
+import { directCandidateEntries, directSdp } from './direct-fields.js';
 import { cols, displayText, intIn, offset, rawText, rid, rows, sessionId, version } from './fields.js';
 import {
   MAX_ARG_CHARS,
@@ -14,6 +15,7 @@ import {
   MAX_HISTORY_LINES,
   MAX_LABEL_CHARS,
 } from './limits.js';
+import { networkPolicySchema } from './network-policy.js';
 import { alertSettingsPatchSchema, watchRulesSchema } from './settings.js';
 
 /** Which kind of viewer is connecting: the phone app, a local `burrow attach`, or a scripted test client. */
@@ -91,6 +93,12 @@ export const clientControlSchema = v.variant('type', [
   msg('watch-rules-get', { rid }),
   msg('watch-rules-set', { rid, rules: watchRulesSchema }),
   msg('forget-me', { rid }),
+
+  // The direct path (SPEC "The direct path"): the phone offers, the Burrow answers, both trickle candidates.
+  msg('direct-offer', { rid, sdp: directSdp('offer') }),
+  msg('direct-candidate', directCandidateEntries),
+  msg('network-policy-get', { rid }),
+  msg('network-policy-set', { rid, policy: networkPolicySchema }),
 ]);
 
 export type ClientControlMessage = v.InferOutput<typeof clientControlSchema>;

@@ -73,3 +73,45 @@ export { burrowStream, clientStream, MessageStream, pairBurrowStream, pairClient
 /** One message of a direction by its type, e.g. `ClientMessageOf<'attach'>`. */
 export type ClientMessageOf<T extends ClientMessage['type']> = Extract<ClientMessage, { type: T }>;
 export type BurrowMessageOf<T extends BurrowMessage['type']> = Extract<BurrowMessage, { type: T }>;
+export {
+  candidateAddress,
+  checkDirectSdp,
+  checkIceCandidate,
+  type DirectSdpSummary,
+  isIceMid,
+} from './direct-sdp.js';
+export {
+  DEFAULT_NETWORK_POLICY,
+  DIRECT_MODES,
+  type DirectMode,
+  type IceServer,
+  iceServerSchema,
+  isIceUrl,
+  type NetworkPolicy,
+  networkPolicySchema,
+  parseNetworkPolicy,
+} from './network-policy.js';
+export {
+  type CarrierClock,
+  type CarrierEvents,
+  type CarrierLinks,
+  PATH_CARRIER,
+  PathCarrier,
+  type PathCarrierPolicy,
+  type PathCounters,
+  type PathName,
+} from './path-carrier.js';
+export {
+  type DirectFrame,
+  decodeDirectFrame,
+  decodeRejoin,
+  decodeRelayCarrierFrame,
+  encodeDirectAck,
+  encodeDirectData,
+  encodeDirectStart,
+  encodeRejoin,
+  encodeRelayResume,
+  isRelayCarrierFrame,
+  MIN_NOISE_MESSAGE_BYTES,
+  RELAY_REJOINED,
+} from './path-frames.js';

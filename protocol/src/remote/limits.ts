@@ -134,3 +134,47 @@ export const MAX_BUILD_PATH_CHARS = 256;
 
 /** R-BUILD-1: bytes of `pocket-build.json` a reader accepts (MAX_BUILD_FILES lines of at most ~330 bytes). */
 export const MAX_BUILD_MANIFEST_BYTES = 128 * 1024;
+
+/**
+ * R-DIRECT-2: bytes of one SDP in `direct-offer` / `direct-answer`. A data-channel-only description is ~600
+ * bytes without candidates and ~100 bytes more per candidate line; 16 KiB holds MAX_DIRECT_CANDIDATES of them
+ * with room to spare, while keeping what reaches the WebRTC stack's parser small.
+ */
+export const MAX_SDP_BYTES = 16 * 1024;
+
+/** R-DIRECT-2: lines of one SDP (a browser's data-channel offer has ~20). */
+export const MAX_SDP_LINES = 128;
+
+/** R-DIRECT-2: characters of one SDP line. */
+export const MAX_SDP_LINE_CHARS = 1024;
+
+/** R-DIRECT-3: characters of one ICE candidate (`candidate:…`, RFC 8839 §5.1; a browser's are ~150). */
+export const MAX_ICE_CANDIDATE_CHARS = 512;
+
+/** R-DIRECT-3: characters of a candidate's media id (`sdpMid`; browsers use "0"). */
+export const MAX_ICE_MID_CHARS = 32;
+
+/**
+ * R-DIRECT-4: ICE candidates one side may announce for one direct path, inline in its SDP and trickled
+ * together. A host on a few interfaces has ~2–6 (UDP and TCP per address, plus reflexive and relayed ones
+ * with ICE servers configured).
+ */
+export const MAX_DIRECT_CANDIDATES = 32;
+
+/** R-NET-2: ICE servers in the network policy (STUN/TURN URLs the owner configured). */
+export const MAX_ICE_SERVERS = 4;
+
+/** R-NET-2: characters of one ICE server URL, of its username and of its credential. */
+export const MAX_ICE_URL_CHARS = 256;
+export const MAX_ICE_CREDENTIAL_CHARS = 256;
+
+/** R-DIRECT-6: `rejoin` ids are 16 random bytes (a routing hint for a new relay socket, never a secret). */
+export const REJOIN_ID_BYTES = 16;
+
+/**
+ * R-PATH-2: the largest direct-path message, in bytes: one DATA frame, a kind byte and one whole Noise message
+ * (65535). Exactly the 64 KiB RFC 8841 §6 lets a peer assume when the other's SDP names no
+ * `a=max-message-size`, so every engine takes it as one SCTP user message (R-DIRECT-2 refuses an SDP that
+ * announces less).
+ */
+export const MAX_DIRECT_MESSAGE_BYTES = 1 + 65_535;

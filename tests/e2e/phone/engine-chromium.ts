@@ -8,18 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { type EngineDriver, pageLog, pageNavigation, type ViewportSize } from './engine.js';
-import type { LaunchedEngine } from './phone.js';
+import type { LaunchedEngine, LaunchOptions } from './phone.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 const PHONE_UA =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
-export async function launchChromium(phone: ViewportSize): Promise<LaunchedEngine> {
+export async function launchChromium(
+  phone: ViewportSize,
+  options: LaunchOptions = {},
+): Promise<LaunchedEngine> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`${CHROMIUM_PATH} is missing: install Debian's chromium package`);
   const profile = mkdtempSync(join(tmpdir(), 'pocket-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
+    // Playwright drives Chromium over a pipe, which the namespace wrapper passes through unchanged.
+    executablePath: options.netns ? options.netns.wrapper(CHROMIUM_PATH) : CHROMIUM_PATH,
     headless: true,
     args: [
       '--headless',
@@ -30,6 +34,7 @@ export async function launchChromium(phone: ViewportSize): Promise<LaunchedEngin
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...(options.chromiumArgs ?? []),
     ],
     viewport: phone,
     deviceScaleFactor: 3,

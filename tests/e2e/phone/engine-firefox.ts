@@ -7,8 +7,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type KeyInput } from 'puppeteer-core';
+import { freePort } from '../../../relay-worker/test/harness.js';
 import { type EngineDriver, pageLog, pageNavigation, type ViewportSize } from './engine.js';
-import type { LaunchedEngine } from './phone.js';
+import type { BrowserNetns, LaunchedEngine } from './phone.js';
 
 export const FIREFOX_PATH = '/usr/bin/firefox-esr';
 
@@ -26,13 +27,18 @@ const BASE_PREFS = {
 export async function launchFirefox(
   phone: ViewportSize,
   prefs: Readonly<Record<string, string | number | boolean>>,
+  netns?: BrowserNetns,
 ): Promise<LaunchedEngine> {
   if (!existsSync(FIREFOX_PATH))
     throw new Error(`${FIREFOX_PATH} is missing: install Debian's firefox-esr package`);
   const profile = mkdtempSync(join(tmpdir(), 'pocket-e2e-firefox-'));
+  // Inside a namespace, WebDriver BiDi listens on the namespace's loopback: a fixed port, exposed here.
+  const debuggingPort = netns ? await freePort() : undefined;
+  if (netns && debuggingPort !== undefined) await netns.exposeToRoot(debuggingPort);
   const browser = await puppeteer.launch({
     browser: 'firefox',
-    executablePath: FIREFOX_PATH,
+    executablePath: netns ? netns.wrapper(FIREFOX_PATH) : FIREFOX_PATH,
+    ...(debuggingPort !== undefined ? { debuggingPort } : {}),
     headless: true,
     userDataDir: profile,
     extraPrefsFirefox: { ...BASE_PREFS, ...prefs },

@@ -15,7 +15,7 @@ import { Builder, By, Key } from 'selenium-webdriver';
 import { freePort } from '../../../relay-worker/test/harness.js';
 import { asJsonText, type EngineDriver, fromJsonText, type ViewportSize } from './engine.js';
 import { poll } from './locator.js';
-import type { LaunchedEngine } from './phone.js';
+import type { BrowserNetns, LaunchedEngine } from './phone.js';
 import { startXvfb } from './xvfb.js';
 
 export const WEBKIT_DRIVER_PATH = '/usr/bin/WebKitWebDriver';
@@ -61,7 +61,7 @@ function keyOf(name: string): string {
   return key;
 }
 
-export async function launchWebKit(phone: ViewportSize): Promise<LaunchedEngine> {
+export async function launchWebKit(phone: ViewportSize, netns?: BrowserNetns): Promise<LaunchedEngine> {
   for (const [path, pkg] of [
     [WEBKIT_DRIVER_PATH, 'webkit2gtk-driver'],
     [MINIBROWSER_PATH, 'libwebkit2gtk-4.1-0'],
@@ -72,7 +72,12 @@ export async function launchWebKit(phone: ViewportSize): Promise<LaunchedEngine>
   writeFileSync(join(home, 'config', 'gtk-3.0', 'gtk.css'), TINY_TOOLBAR_CSS);
   const display = await startXvfb();
   const port = await freePort();
-  const child: ChildProcess = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], {
+  // Inside a namespace the driver (and the MiniBrowser it starts) listens on the namespace's loopback.
+  if (netns) await netns.exposeToRoot(port);
+  const [driverFile, driverArgs] = netns
+    ? netns.command(WEBKIT_DRIVER_PATH, [`--port=${port}`])
+    : [WEBKIT_DRIVER_PATH, [`--port=${port}`]];
+  const child: ChildProcess = spawn(driverFile, driverArgs, {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
       ...process.env,

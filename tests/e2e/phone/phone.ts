@@ -24,6 +24,20 @@ export const PHONE: ViewportSize = { width: 390, height: 844 };
 export interface LaunchOptions {
   /** Firefox preferences on top of the adapter's (e.g. the push service to connect to). */
   readonly firefoxPrefs?: Readonly<Record<string, string | number | boolean>>;
+  /** Chromium command-line switches on top of the adapter's. */
+  readonly chromiumArgs?: readonly string[];
+  /** Run the browser inside this network namespace (tests/helpers/netns.ts: the direct path's tests). */
+  readonly netns?: BrowserNetns;
+}
+
+/** What an engine needs to run its browser inside a test network namespace. */
+export interface BrowserNetns {
+  /** An executable that runs `file` inside the namespace. */
+  wrapper(file: string): string;
+  /** `[command, args]` running `file` inside the namespace. */
+  command(file: string, args?: readonly string[]): [string, string[]];
+  /** The test's 127.0.0.1:port reaches 127.0.0.1:port inside. */
+  exposeToRoot(port: number): Promise<void>;
 }
 
 /** The engine's own client, for what only that engine can do (DevTools push delivery, …). */
@@ -41,11 +55,15 @@ async function launchEngine(engine: EngineName, options: LaunchOptions): Promise
   // Each adapter loads only when asked for, so a Chromium run never imports the WebDriver client.
   switch (engine) {
     case 'chromium':
-      return (await import('./engine-chromium.js')).launchChromium(PHONE);
+      return (await import('./engine-chromium.js')).launchChromium(PHONE, options);
     case 'firefox':
-      return (await import('./engine-firefox.js')).launchFirefox(PHONE, options.firefoxPrefs ?? {});
+      return (await import('./engine-firefox.js')).launchFirefox(
+        PHONE,
+        options.firefoxPrefs ?? {},
+        options.netns,
+      );
     case 'webkit':
-      return (await import('./engine-webkit.js')).launchWebKit(PHONE);
+      return (await import('./engine-webkit.js')).launchWebKit(PHONE, options.netns);
   }
 }
 

@@ -43,6 +43,8 @@ const VALID_PARAMS: Record<keyof typeof RequestParams, unknown> = {
   'watch-remove': { key: 'npm test' },
   'settings-get': {},
   'settings-set': { key: 'quietMs', value: 5000 },
+  'network-policy-get': {},
+  'network-policy-set': { policy: { direct: 'off', iceServers: [] } },
 };
 const METHODS = Object.keys(VALID_PARAMS) as (keyof typeof RequestParams)[];
 
