@@ -93,13 +93,13 @@ describe('LazyScreen (property)', () => {
             blockBytes: 4096,
             keepBytes: 4096,
             maxBytes: 16 * 1024 * 1024,
-            floor: () => lazy.floor,
+            floor: (): number => lazy.floor,
           });
           const options = { cols, rows, onProgress: () => {} };
           const host = hostKind === 'local' ? new LocalScreenHost(options) : new WorkerScreenHost(options);
           hosts.push(host);
           // A quiet timer that never fires inside a run: checkpoints come from the steps and the byte bound.
-          const lazy = new LazyScreen(log, host, { checkpointBytes, quietMs: 3_600_000 });
+          const lazy: LazyScreen = new LazyScreen(log, host, { checkpointBytes, quietMs: 3_600_000 });
           let r = 0;
           // See `same` below.
           let widthChanged = false;

@@ -16,11 +16,20 @@ afterEach(() => {
 });
 
 function setup(checkpointBytes: number, quietMs = 40) {
-  const log = new OutputLog({ blockBytes: 64, keepBytes: 64, maxBytes: 1 << 20, floor: () => lazy.floor });
-  const lazy = new LazyScreen(log, new LocalScreenHost({ cols: 20, rows: 5, onProgress: () => {} }), {
-    checkpointBytes,
-    quietMs,
+  const log = new OutputLog({
+    blockBytes: 64,
+    keepBytes: 64,
+    maxBytes: 1 << 20,
+    floor: (): number => lazy.floor,
   });
+  const lazy: LazyScreen = new LazyScreen(
+    log,
+    new LocalScreenHost({ cols: 20, rows: 5, onProgress: () => {} }),
+    {
+      checkpointBytes,
+      quietMs,
+    },
+  );
   made.push(lazy);
   const read = (s: string) => {
     log.append(enc.encode(s));
