@@ -49,6 +49,8 @@ export const MIN_HAND_OVER_BUFFER_BYTES = 16 * 1024;
 export const MAX_RECYCLED_BUFFERS = 8;
 /** Most bytes of hand-over buffers kept for reuse. */
 export const MAX_RECYCLED_BYTES = 8 * 1024 * 1024;
+/** Hand-over buffers past this size grow in steps of it (see handOverBuffer). */
+const LARGE_HAND_OVER_STEP = 256 * 1024;
 
 const recycled: ArrayBuffer[] = [];
 let recycledBytes = 0;
@@ -64,8 +66,8 @@ export function recycleBuffer(buffer: ArrayBuffer): void {
 /**
  * A view of exactly `size` bytes at the start of a buffer of its own (never pooled, so it can be transferred
  * whole): a recycled one that fits without wasting more than three quarters of it, else a fresh one rounded
- * up to a power of two (so it is reused by later hand-overs of similar size). Every byte is written before it
- * is read.
+ * up to a power of two, or past 256 KiB to a multiple of it (so it is reused by later hand-overs of similar
+ * size). Every byte is written before it is read.
  */
 export function handOverBuffer(size: number): Uint8Array {
   let best = -1;
@@ -81,6 +83,9 @@ export function handOverBuffer(size: number): Uint8Array {
     return new Uint8Array(buffer, 0, size);
   }
   let capacity = MIN_HAND_OVER_BUFFER_BYTES;
-  while (capacity < size) capacity *= 2;
+  while (capacity < size && capacity < LARGE_HAND_OVER_STEP) capacity *= 2;
+  // A flood's hand-overs are CHECKPOINT_BYTES plus part of a read: rounding them up to a power of two would
+  // allocate 2 MiB for every 1.02 MiB; a 256 KiB step gives them all the same size, which the pool reuses.
+  if (capacity < size) capacity = Math.ceil(size / LARGE_HAND_OVER_STEP) * LARGE_HAND_OVER_STEP;
   return new Uint8Array(Buffer.allocUnsafeSlow(capacity).buffer, 0, size);
 }
