@@ -46,9 +46,12 @@ export type ScreenHostFactory = (options: ScreenHostOptions) => ScreenHost;
 /** Smallest hand-over buffer: a keystroke's echo must not cost a flood-sized allocation. */
 export const MIN_HAND_OVER_BUFFER_BYTES = 16 * 1024;
 /** Hand-over buffers kept for reuse by any session once the model is done with them. */
-export const MAX_RECYCLED_BUFFERS = 8;
-/** Most bytes of hand-over buffers kept for reuse. */
-export const MAX_RECYCLED_BYTES = 8 * 1024 * 1024;
+export const MAX_RECYCLED_BUFFERS = 4;
+/**
+ * Most bytes of hand-over buffers kept for reuse: two flood hand-overs (1.25 MiB each) and small ones. A flood
+ * reuses them turn about; more would sit in the daemon's RSS for good after one (issue 26: memory per session).
+ */
+export const MAX_RECYCLED_BYTES = 3 * 1024 * 1024;
 /** Hand-over buffers past this size grow in steps of it (see handOverBuffer). */
 const LARGE_HAND_OVER_STEP = 256 * 1024;
 
