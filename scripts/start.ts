@@ -281,6 +281,8 @@ async function startRelay(relayPort: number, relayUrl: string): Promise<Started>
         WRANGLER_SEND_METRICS: 'false',
         NO_UPDATE_NOTIFIER: '1',
         CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        // No Local Explorer: it lets any local user read and rewrite the relay's storage (issue 24.1).
+        X_LOCAL_EXPLORER: 'false',
       },
       logFile: join(DEV, 'relay.log'),
     },

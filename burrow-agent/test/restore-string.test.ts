@@ -140,6 +140,28 @@ describe('restore string', () => {
     await expectExact(`${'y'.repeat(78)}中`);
   });
 
+  it('keeps a pending wrap over a blank last cell, on either screen (top ends its rows so)', async () => {
+    // Printed to the last column, then the screen switched (the alternate one starts blank under the cursor).
+    await expectExact(`\x1b[44m${'z'.repeat(80)}\x1b[0m\x1b[?1047h\x1b[?1047l`);
+    const alt = `\x1b[44m${'z'.repeat(80)}\x1b[?1049h`;
+    const r = await expectExact(alt);
+    // On the alternate screen the last cell comes back as a space in the blank's pen (terminal-dump.ts reads
+    // it as blank): the same on screen, and the program's next character wraps to the next row, as it would.
+    const a = testTerminal();
+    const b = testTerminal();
+    try {
+      await a.write(`${alt}next`);
+      await b.write(`${r.data}next`);
+      const row1 = (t: typeof a) => t.term.buffer.active.getLine(1)?.translateToString(true);
+      expect(row1(b)).toBe('next');
+      expect(row1(a)).toBe('next');
+      expect(b.term.buffer.active.cursorX).toBe(a.term.buffer.active.cursorX);
+    } finally {
+      a.dispose();
+      b.dispose();
+    }
+  });
+
   it('keeps scrollback up to the asked number of lines', async () => {
     const lines = Array.from({ length: 500 }, (_, i) => `\x1b[3${i % 8}mline ${i}\x1b[0m`).join('\r\n');
     await expectExact(lines);

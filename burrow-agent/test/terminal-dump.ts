@@ -64,12 +64,15 @@ function dumpLines(term: Terminal, which: 'normal' | 'alternate', count: number)
       // A wide character in the last column, its right half past the margin: a reflow leaves one, no output
       // can make one; restore-string.ts writes a blank there.
       const hanging = w === 2 && x === term.cols - 1;
+      // On the alternate screen a space reads as a blank: restore-string.ts leaves one where the cursor sat
+      // past the last column over a blank (the one way to keep that wrap pending there), and the two look
+      // alike; only the normal screen's lines outlive the program, in a copy or the history.
       s +=
         orphan || hanging
           ? '·'
           : w === 0
             ? ''
-            : cell.getChars() === ''
+            : cell.getChars() === '' || (which === 'alternate' && cell.getChars() === ' ')
               ? '·'
               : w === 2
                 ? `${cell.getChars()}²`
@@ -91,17 +94,8 @@ function dumpBuffer(
   const savedRow = Math.max(0, buf.savedY - buf.ybase);
   // DECRC puts a saved column past the last one back on the last (xterm.js restricts it).
   const saved = `${Math.min(buf.savedX, term.cols - 1)},${savedRow} ${penKey(term, penOf(buf.savedCurAttrData))} ${charsetFinal(term, buf.savedCharset)}`;
-  return { lines: dumpLines(term, which, lines), region: [buf.scrollTop, buf.scrollBottom], tabs, saved };
-}
-
-/**
- * The cursor column, except that on the alternate screen a cursor past the last column over a blank cell is
- * reported one column left: restore-string.ts cannot rebuild that one state (its file comment says why).
- */
-function cursorX(term: Terminal, alt: boolean, buf: InternalBuffer): number {
-  if (!alt || buf.x < term.cols) return buf.x;
-  const cell = term.buffer.alternate.getLine(buf.ybase + buf.y)?.getCell(term.cols - 1);
-  return cell === undefined || cell.getChars() === '' ? term.cols - 1 : buf.x;
+  const dumped = dumpLines(term, which, lines);
+  return { lines: dumped, region: [buf.scrollTop, buf.scrollBottom], tabs, saved };
 }
 
 /**
@@ -120,7 +114,7 @@ export function dumpTerminal(
   const m = term.modes;
   return {
     size: `${term.cols}x${term.rows}`,
-    cursor: `${cursorX(term, st.altActive, active)},${active.y} hidden=${st.cursorHidden} style=${st.cursorStyle}/${st.cursorStyleBlink} blink12=${st.cursorBlinkOption}`,
+    cursor: `${active.x},${active.y} hidden=${st.cursorHidden} style=${st.cursorStyle}/${st.cursorStyleBlink} blink12=${st.cursorBlinkOption}`,
     modes: {
       applicationCursorKeys: m.applicationCursorKeysMode,
       applicationKeypad: m.applicationKeypadMode,

@@ -66,6 +66,8 @@ export {
 } from './push-envelope.js';
 export { RANDOM_BYTES_MAX, randomBytes } from './random.js';
 export {
+  PAIRING_TICKET_LABEL,
+  pairingTicket,
   RELAY_TICKET_BYTES,
   RELAY_TICKET_EPOCH_MS,
   RELAY_TICKET_LABEL,

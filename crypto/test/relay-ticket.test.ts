@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hmacHash } from '../src/blake2s-hkdf.js';
-import { RELAY_TICKET_EPOCH_MS, relayTicket, relayTicketEpoch } from '../src/relay-ticket.js';
+import { pairingTicket, RELAY_TICKET_EPOCH_MS, relayTicket, relayTicketEpoch } from '../src/relay-ticket.js';
 import { toHex } from './vectors.js';
 
 const psk = new Uint8Array(32).fill(7);
@@ -50,5 +50,22 @@ describe('relay ticket (issue 16.5, RL-TICKET-1)', () => {
       }),
       { seed: 165, numRuns: 200 },
     );
+  });
+});
+
+describe('pairing ticket (issue 24.5, RL-TICKET-5)', () => {
+  it('is HMAC-BLAKE2s(secret, label ‖ burrowId), apart from every relay ticket of the same key', () => {
+    const secret = new Uint8Array(32).fill(9);
+    const data = new Uint8Array([...new TextEncoder().encode('burrow pairing ticket v1'), ...burrowId]);
+    expect(toHex(pairingTicket(secret, burrowId))).toBe(toHex(hmacHash(secret, data)));
+    expect(toHex(pairingTicket(secret, burrowId))).not.toBe(toHex(relayTicket(secret, burrowId, 0)));
+    expect(toHex(pairingTicket(secret, new Uint8Array(16).fill(2)))).not.toBe(
+      toHex(pairingTicket(secret, burrowId)),
+    );
+  });
+
+  it('checks its arguments', () => {
+    expect(() => pairingTicket(new Uint8Array(16), burrowId)).toThrow(RangeError);
+    expect(() => pairingTicket(new Uint8Array(32), new Uint8Array(17))).toThrow(RangeError);
   });
 });

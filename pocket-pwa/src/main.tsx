@@ -10,7 +10,7 @@ import { BuildGuard } from './build-check/build-guard.js';
 import { servedBuild } from './build-check/served-build.js';
 import { browserPushEnvironment } from './push/browser-push.js';
 import { PushBoard } from './push/push-board.js';
-import { registerServiceWorker } from './shell/service-worker.js';
+import { registerServiceWorker, watchServiceWorkers } from './shell/service-worker.js';
 import { canStoreCryptoKeys } from './store/crypto-key-probe.js';
 import { IdbPairingStorage } from './store/pairing-store.js';
 import { IdbPushStore } from './store/push-store.js';
@@ -24,6 +24,7 @@ async function start(): Promise<void> {
     const push = new PushBoard(browserPushEnvironment(await IdbPushStore.open()));
     // Vite's dev server has no service worker, so nothing to check there (issue 16 item 7).
     const guard = new BuildGuard(import.meta.env.DEV ? null : servedBuild);
+    watchServiceWorkers(() => void guard.refresh());
     const hub = new BurrowHub(storage, connectionFactory(storage, guard));
     await hub.load();
     // Every open re-checks each Burrow's push registration, whichever screen it opened on (DESIGN §4.4).

@@ -4,8 +4,10 @@ import { ErrorCode } from '../src/error-codes.js';
 import {
   type BurrowMessage,
   type ClientMessage,
+  MAX_AGENT_NAME_CHARS,
   MAX_ARG_CHARS,
   MAX_COMMAND_CHARS,
+  MAX_CONVERSATION_ID_CHARS,
   MAX_CWD_CHARS,
   MAX_DEVICE_INFO_CHARS,
   MAX_ERROR_TEXT_CHARS,
@@ -114,10 +116,18 @@ export const sessionEntry: fc.Arbitrary<SessionEntry> = fc
     notification: fc.option(notification),
     awaited: fc.boolean(),
     exited: fc.boolean(),
+    resumable: fc.option(
+      fc.record({
+        agent: displayText(MAX_AGENT_NAME_CHARS, 1),
+        conversation: displayText(MAX_CONVERSATION_ID_CHARS, 1),
+      }),
+    ),
   })
-  .map(({ idleMs, ring, exitCode, exited, status, ...e }) => ({
+  .map(({ idleMs, ring, exitCode, exited, status, resumable, ...e }) => ({
     ...e,
-    exited: exited || exitCode !== null,
+    exited: exited || exitCode !== null || resumable !== null,
+    // R-DIR-8: only an exited session is resumable; absent as often as present.
+    ...(resumable !== null ? { resumable } : {}),
     exitCode,
     lastActivityAt: e.createdAt + idleMs,
     status: ring ? 'ALERT_RINGING' : status,
@@ -199,6 +209,7 @@ export const clientMessages: Record<string, fc.Arbitrary<ClientMessage>> = {
   rename: t('rename', { rid, session: sessionId, name: displayText(MAX_LABEL_CHARS, 1) }),
   kill: t('kill', { rid, session: sessionId }),
   clear: t('clear', { rid, session: sessionId }),
+  resume: t('resume', { rid, session: sessionId }),
   'push-status': t('push-status', { rid }),
   'push-test': t('push-test', { rid }),
   'settings-get': t('settings-get', { rid }),
@@ -252,6 +263,7 @@ export const burrowMessages: Record<string, fc.Arbitrary<BurrowMessage>> = {
     capabilities: fc.uniqueArray(fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,31}$/), { maxLength: 5 }),
   }),
   pong: t('pong', { rid }),
+  'input-ack': t('input-ack', { received: offset }),
   directory: t('directory', {
     sessions: fc.uniqueArray(sessionEntry, { maxLength: 4, selector: (e) => e.id }),
   }),

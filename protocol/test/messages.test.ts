@@ -216,6 +216,15 @@ describe('R-C-*: client messages', () => {
     expect(create(Array(8).fill('x'.repeat(4096)))).toBeTruthy();
     expect(create(null)).toMatchObject({ argv: null });
   });
+  test('R-C-RESUME-1: resume names one session', () => {
+    expect(client({ type: 'resume', rid: 3, session: 'abcdefgh' })).toEqual({
+      type: 'resume',
+      rid: 3,
+      session: 'abcdefgh',
+    });
+    expect(() => client({ type: 'resume', rid: 3 })).toThrow();
+    expect(() => client({ type: 'resume', rid: 3, session: 'abcdefgh', argv: ['sh'] })).toThrow();
+  });
   test('R-C-HIST-1: a history page asks for 1 … MAX_HISTORY_LINES lines', () => {
     expectRule(
       () => client({ type: 'history', rid: 1, session: 'a', beforeLine: 10, maxLines: 0 }),
@@ -277,6 +286,24 @@ describe('R-DIR-*: directory entries are consistent', () => {
   });
   test('R-DIR-5: lastActivityAt is not before createdAt', () => {
     expectRule(() => upsert({ lastActivityAt: entry.createdAt - 1 }), 'R-DIR-5');
+  });
+  test('R-DIR-8: only an exited session is resumable; its agent and conversation are bounded text', () => {
+    const resumable = { agent: 'claude', conversation: '7729da4a-f847-4916-a62c-20aca223ae86' };
+    const ended = {
+      exited: true,
+      exitCode: null,
+      ringing: false,
+      ringingSince: null,
+      episodeId: null,
+      status: 'NOTHING_TO_SHOW' as const,
+    };
+    expect(upsert({ ...ended, resumable })).toMatchObject({ entry: { resumable } });
+    expect(upsert({ ...ended, resumable: null })).toBeTruthy();
+    expect(upsert(ended)).toBeTruthy(); // absent: a Burrow that predates it
+    expectRule(() => upsert({ ...ended, exited: false, resumable }), 'R-DIR-8');
+    expect(() => upsert({ ...ended, resumable: { agent: '', conversation: 'x' } })).toThrow();
+    expect(() => upsert({ ...ended, resumable: { ...resumable, conversation: 'x'.repeat(129) } })).toThrow();
+    expect(() => upsert({ ...ended, resumable: { ...resumable, env: {} } as never })).toThrow();
   });
   test('R-DIR-6: a snapshot has distinct ids and at most MAX_SESSIONS entries', () => {
     expectRule(() => burrow({ type: 'directory', sessions: [entry, entry] }), 'R-DIR-6');

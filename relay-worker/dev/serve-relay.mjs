@@ -22,6 +22,19 @@
  * Leaving out `dev.registry` also turns off the dev registry and workerd's `--debug-port`. That port lets any
  * local process call into this worker's services; the relay never needs it.
  *
+ * Two more development surfaces are closed here (issue 24.1), and `attack-local.test.ts` probes every port of
+ * the relay's process group, as another OS user, for each route wrangler 4.86 and miniflare define:
+ *  - miniflare's **Local Explorer** (`/cdn-cgi/explorer/…` on the relay's port and on workerd's inner entry
+ *    port): an unauthenticated UI and API that lists every Durable Object by name and runs SQL on its storage.
+ *    Another local user read every token hash and rewrote the Burrow's. wrangler turns it on unless the
+ *    environment says `X_LOCAL_EXPLORER=false` (its `getLocalExplorerEnabledFromEnv`, read when the dev server
+ *    builds miniflare's options), so it is set below before wrangler is loaded, whatever the caller passed, and
+ *    checked once the relay is up: a relay that still answers the Explorer's API stops instead of serving.
+ *  - miniflare's **loopback server** in this process (`owner-only-listeners.mjs`): only this user may connect.
+ * What stays, with no effect: miniflare's handler triggers (`/cdn-cgi/handler/scheduled`, `…/email`; wrangler
+ * always turns them on, and the relay has neither handler) and the platform proxy (`/cdn-cgi/platform-proxy`,
+ * which needs a random per-process secret).
+ *
  * Prints `relay ready on <url>` when it serves, and stops cleanly on SIGTERM / SIGINT.
  *
  * Plain JavaScript, type-checked by `tsc` (`// @ts-check` and JSDoc). Run under tsx, it was about 5 s slower
@@ -30,7 +43,14 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { unstable_startWorker } from 'wrangler';
+import { restrictListenersToOwner } from './owner-only-listeners.mjs';
+
+// Before wrangler is loaded: it reads the variable when it builds miniflare's options (issue 24.1).
+process.env.X_LOCAL_EXPLORER = 'false';
+restrictListenersToOwner({
+  onRefused: (detail) => process.stderr.write(`serve-relay: ${detail}\n`),
+});
+const { unstable_startWorker } = await import('wrangler');
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** @type {readonly ('debug' | 'info' | 'log' | 'warn' | 'error' | 'none')[]} */
@@ -98,7 +118,24 @@ async function main() {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
   await worker.ready;
-  process.stdout.write(`relay ready on ${(await worker.url).origin} (no inspector)\n`);
+  const origin = (await worker.url).origin;
+  await refuseIfExplorerAnswers(origin);
+  process.stdout.write(`relay ready on ${origin} (no inspector, no Local Explorer)\n`);
+}
+
+/**
+ * The Local Explorer's API answers JSON at this path when it is on; off, the path reaches the relay, which
+ * answers its app page or a 404. Throws (and the relay stops) while the Explorer answers.
+ * @param {string} origin
+ */
+async function refuseIfExplorerAnswers(origin) {
+  const response = await fetch(`${origin}/cdn-cgi/explorer/api/local/workers`);
+  const body = await response.text();
+  if (response.ok && /^\s*\{/.test(body) && body.includes('"result"')) {
+    throw new Error(
+      'the Local Explorer answers on the relay (X_LOCAL_EXPLORER was not honoured): not serving',
+    );
+  }
 }
 
 main().catch((error) => {

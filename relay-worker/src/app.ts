@@ -1,6 +1,7 @@
 /**
  * The relay's HTTP surface: `/v1/*` answers JSON (errors `{ error: { code, message } }`), everything else is
- * the PWA's static assets with the security headers, SPA fallback included. [SPEC: RL-HTTP-9, RL-ASSET-1]
+ * the PWA's static assets with the security headers, SPA fallback included; every response but a 101 says
+ * `X-Content-Type-Options: nosniff`. [SPEC: RL-HTTP-9, RL-ASSET-1]
  */
 import { ErrorCode, HTTP_API_PREFIX } from '@burrow/protocol';
 import { Hono } from 'hono';
@@ -12,7 +13,7 @@ import { infoRoutes } from './routes/info.js';
 import { pushRoutes } from './routes/push.js';
 import { socketRoutes } from './routes/sockets.js';
 import { ticketRoutes } from './routes/tickets.js';
-import { withSecurityHeaders } from './security-headers.js';
+import { withNoSniff, withSecurityHeaders } from './security-headers.js';
 import type { AppEnv, RelayServices } from './services.js';
 
 export function createApp(services: (request: Request, bindings: unknown) => RelayServices): Hono<AppEnv> {
@@ -20,6 +21,9 @@ export function createApp(services: (request: Request, bindings: unknown) => Rel
   app.use('*', async (c, next) => {
     c.set('services', services(c.req.raw, c.env));
     await next();
+    // Every response, not only the assets': a browser must never read a JSON answer or an error as anything
+    // else (issue 24.8). A 101 carries its socket and is left as it is.
+    if (c.res.status !== 101) c.res = withNoSniff(c.res);
     // A refusal (401, 413, …) leaves the request body unread. Under `wrangler dev` that breaks the next
     // request on the same connection ("worker restarted mid-request", 503), so read a bounded amount away.
     const body = c.req.raw.body;

@@ -113,8 +113,22 @@ export class BurrowObject extends DurableObject<Env> {
   async putTickets(burrowToken: string, set: RelayTicketSet): Promise<ApiResult<null>> {
     const denied = await this.checkBurrow(burrowToken);
     if (denied) return denied;
-    this.ctx.storage.transactionSync(() => this.store.replaceTickets(set.ticketHashes));
+    this.ctx.storage.transactionSync(() =>
+      this.store.replaceTickets(set.ticketHashes, set.pairingTicketHashes ?? []),
+    );
     return ok(null);
+  }
+
+  /**
+   * Whether a socket upgrade carries this Burrow's own credential: the Burrow's token on the agent socket, a
+   * published ticket on a phone socket. The Worker asks only when the request's address has spent its
+   * per-source connect budget (RL-LIM-4): the owner's devices and link are never locked out by whoever
+   * shares their address (issue 24.5). A malformed credential is none.
+   */
+  async ownerCredential(kind: 'agent' | 'ticket', credential: string): Promise<boolean> {
+    if (!this.store.isEnrolled()) return false;
+    if (kind === 'agent') return (await this.checkBurrow(credential)) === null;
+    return this.store.ticketKind(await hashToken(credential)) !== null;
   }
 
   async deleteDelivery(burrowToken: string, deliveryId: string): Promise<ApiResult<null>> {
@@ -193,11 +207,12 @@ export class BurrowObject extends DurableObject<Env> {
       this.router.agentOpened(server, meta);
       return new Response(null, { status: 101, webSocket: client });
     }
-    // A ticket lets a paired phone past the shared connect bucket; an unknown one is simply no ticket.
-    const ticketed = offered.ticket !== null && this.store.hasTicket(await hashToken(offered.ticket));
+    // A ticket lets a paired (or pairing) phone past the shared connect bucket; an unknown one is no ticket.
+    const kind = offered.ticket === null ? null : this.store.ticketKind(await hashToken(offered.ticket));
     // The Worker forwarded the request as received, so this is the address its per-source limit used.
     const admission = this.router.admitClient(sourceKey(request.headers.get('CF-Connecting-IP')), {
-      ticketed,
+      ticketed: kind !== null,
+      pairing: kind === 'pairing',
     });
     // A browser cannot read an HTTP status from a failed upgrade, so refuse with a close code it can show.
     if (!admission.ok) return refuseSocket(admission.code, headers);

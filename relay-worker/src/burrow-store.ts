@@ -6,10 +6,16 @@
  * Tables are created only at enrollment, so probing an unknown burrowId writes nothing.
  */
 import type { PushSubscriptionBody } from '@burrow/protocol';
-import { MAX_DELIVERIES_PER_BURROW, MAX_RELAY_TICKETS_PER_BURROW } from './limits.js';
+import { MAX_DELIVERIES_PER_BURROW, MAX_PAIRING_TICKETS, MAX_RELAY_TICKETS_PER_BURROW } from './limits.js';
 
 /** SHA-256 hashes of the relay tickets the Burrow published: a set, no device attached (RL-TICKET-2). */
 const TICKETS_TABLE = 'CREATE TABLE IF NOT EXISTS tickets (hash TEXT PRIMARY KEY) WITHOUT ROWID';
+/** The open pairing link's ticket hash, if the Burrow published one (RL-TICKET-5). */
+const PAIRING_TICKETS_TABLE =
+  'CREATE TABLE IF NOT EXISTS pairing_tickets (hash TEXT PRIMARY KEY) WITHOUT ROWID';
+
+/** What a presented ticket is, by its hash: a paired phone's, the open pairing link's, or none. */
+export type TicketKind = 'device' | 'pairing' | null;
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS burrow (
@@ -85,20 +91,39 @@ export class BurrowStore {
    * Replaces the published ticket set (the caller runs it in one transaction). A Burrow enrolled before tickets
    * existed gets the table here.
    */
-  replaceTickets(hashes: readonly string[]): void {
+  replaceTickets(hashes: readonly string[], pairingHashes: readonly string[] = []): void {
     if (hashes.length > MAX_RELAY_TICKETS_PER_BURROW) throw new RangeError('too many ticket hashes');
+    if (pairingHashes.length > MAX_PAIRING_TICKETS) throw new RangeError('too many pairing ticket hashes');
     this.sql.exec(TICKETS_TABLE);
+    this.sql.exec(PAIRING_TICKETS_TABLE);
     this.sql.exec('DELETE FROM tickets');
+    this.sql.exec('DELETE FROM pairing_tickets');
     for (const hash of hashes) this.sql.exec('INSERT OR IGNORE INTO tickets (hash) VALUES (?)', hash);
+    for (const hash of pairingHashes)
+      this.sql.exec('INSERT OR IGNORE INTO pairing_tickets (hash) VALUES (?)', hash);
   }
 
-  /** Whether `hash` (SHA-256 of a presented ticket, RL-ID-2) is in the published set. */
-  hasTicket(hash: string): boolean {
-    const table = this.sql
-      .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tickets'")
-      .toArray();
-    if (table.length === 0) return false;
-    return this.sql.exec('SELECT 1 FROM tickets WHERE hash = ?', hash).toArray().length > 0;
+  /** Which published set `hash` (SHA-256 of a presented ticket, RL-ID-2) is in, if any. */
+  ticketKind(hash: string): TicketKind {
+    const tables = new Set(
+      this.sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('tickets', 'pairing_tickets')",
+        )
+        .toArray()
+        .map((r) => r.name),
+    );
+    if (
+      tables.has('tickets') &&
+      this.sql.exec('SELECT 1 FROM tickets WHERE hash = ?', hash).toArray().length > 0
+    )
+      return 'device';
+    if (
+      tables.has('pairing_tickets') &&
+      this.sql.exec('SELECT 1 FROM pairing_tickets WHERE hash = ?', hash).toArray().length > 0
+    )
+      return 'pairing';
+    return null;
   }
 
   listDeliveries(): DeliveryRow[] {

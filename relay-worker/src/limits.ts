@@ -5,6 +5,7 @@
 import {
   MAX_AGENT_FRAME_BYTES,
   MAX_CLIENT_FRAME_BYTES,
+  MAX_PAIRING_TICKETS,
   MAX_PUSH_TARGETS,
   MAX_RELAY_TICKETS,
 } from '@burrow/protocol';
@@ -49,8 +50,18 @@ export const CLIENT_CONNECT_RATE_PER_BURROW: TokenBucketConfig = { capacity: 20,
  */
 export const TICKETED_CONNECT_RATE_PER_BURROW: TokenBucketConfig = { capacity: 20, refillIntervalMs: 1_000 };
 
+/**
+ * New phone sockets per Burrow that present the open pairing link's ticket (RL-TICKET-5): their own bucket,
+ * burst 10 then one every two seconds. A pairing phone tries once and retries on backoff; this is only ever
+ * spent by whoever holds the link (issue 24.5: pairing under an 8-address flood used to fail in 1.7 s on the
+ * shared bucket).
+ */
+export const PAIRING_CONNECT_RATE_PER_BURROW: TokenBucketConfig = { capacity: 10, refillIntervalMs: 2_000 };
+
 /** Ticket hashes a Burrow may publish at once: 3 epochs × 64 phones (RL-TICKET-2). */
 export const MAX_RELAY_TICKETS_PER_BURROW = MAX_RELAY_TICKETS;
+/** Pairing ticket hashes in a published set: the one open `burrow pair` (RL-TICKET-5). */
+export { MAX_PAIRING_TICKETS };
 
 /** Largest `PUT /v1/burrows/:id/tickets` body (bytes): 192 hashes of 43 characters in JSON is ~9 KB. */
 export const MAX_TICKET_SET_BODY_BYTES = 16 * 1024;
@@ -131,4 +142,6 @@ export const PUBLISHED_LIMITS: Readonly<Record<string, number>> = {
   inboundBytesBurstPerBurrow: INBOUND_BYTES_PER_BURROW.capacity,
   inboundBytesPerSecondPerBurrow: Math.round(1_000 / INBOUND_BYTES_PER_BURROW.refillIntervalMs),
   maxRelayTicketsPerBurrow: MAX_RELAY_TICKETS_PER_BURROW,
+  pairingConnectBurstPerBurrow: PAIRING_CONNECT_RATE_PER_BURROW.capacity,
+  pairingConnectRefillMsPerBurrow: PAIRING_CONNECT_RATE_PER_BURROW.refillIntervalMs,
 };

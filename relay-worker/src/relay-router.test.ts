@@ -12,6 +12,7 @@ import {
   INBOUND_BYTES_PER_BURROW,
   MAX_CLIENTS_PER_BURROW,
   MAX_CLIENTS_PER_SOURCE,
+  PAIRING_CONNECT_RATE_PER_BURROW,
   SILENT_CLIENT_DISPLACEABLE_AFTER_MS,
   TICKETED_CONNECT_RATE_PER_BURROW,
   UNANSWERED_CLIENT_MAX_BYTES,
@@ -49,7 +50,10 @@ function harness() {
   router.agentOpened(agent, agentMeta);
   let sources = 0;
   /** A phone from its own source address unless one is given. */
-  const open = (source = `src4:10.0.0.${++sources}`, options: { ticketed?: boolean } = {}) => {
+  const open = (
+    source = `src4:10.0.0.${++sources}`,
+    options: { ticketed?: boolean; pairing?: boolean } = {},
+  ) => {
     const admission = router.admitClient(source, options);
     if (!admission.ok) throw new Error(`refused ${admission.code}`);
     const socket = new FakeSocket();
@@ -399,5 +403,29 @@ describe('RelayRouter', () => {
     expect(router.admitClient('src4:10.0.0.200').ok).toBe(true);
     advance(TICKETED_CONNECT_RATE_PER_BURROW.refillIntervalMs);
     expect(router.admitClient('src4:192.0.2.1', { ticketed: true }).ok).toBe(true);
+  });
+
+  it('gives a pairing phone its own bucket: neither the shared nor the ticketed one can starve it (RL-TICKET-5)', () => {
+    const { router, open, advance } = harness();
+    // Others spent the shared bucket, and the owner's phones their own.
+    for (let i = 0; i < CLIENT_CONNECT_RATE_PER_BURROW.capacity; i++)
+      router.clientClosed(open(`src4:198.51.100.${i}`).meta, 1000);
+    for (let i = 0; i < TICKETED_CONNECT_RATE_PER_BURROW.capacity; i++)
+      router.clientClosed(open('src4:192.0.2.1', { ticketed: true }).meta, 1000);
+    expect(router.admitClient('src4:192.0.2.7').ok).toBe(false);
+    expect(router.admitClient('src4:192.0.2.7', { ticketed: true }).ok).toBe(false);
+    // The phone holding the open pairing link still gets in, PAIRING_CONNECT_RATE_PER_BURROW times at once …
+    for (let i = 0; i < PAIRING_CONNECT_RATE_PER_BURROW.capacity; i++) {
+      const pairing = open('src4:192.0.2.7', { pairing: true });
+      expect(pairing.meta.ticketed).toBe(true);
+      router.clientClosed(pairing.meta, 1000);
+    }
+    // … then at the bucket's rate.
+    expect(router.admitClient('src4:192.0.2.7', { pairing: true })).toEqual({
+      ok: false,
+      code: CloseCode.RATE_LIMITED,
+    });
+    advance(PAIRING_CONNECT_RATE_PER_BURROW.refillIntervalMs);
+    expect(router.admitClient('src4:192.0.2.7', { pairing: true }).ok).toBe(true);
   });
 });

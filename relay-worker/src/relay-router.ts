@@ -17,6 +17,8 @@
  *   its own connect bucket and no per-source cap, and when every slot is taken it displaces the oldest socket
  *   without a ticket that the agent never answered. So no number of attacking addresses, which have no
  *   ticket, can keep a paired phone out (issue 16.5).
+ * - A phone pairing through the open `burrow pair` link presents that link's ticket (RL-TICKET-5): it counts as
+ *   ticketed for slots and the per-source cap, and takes from a small bucket of its own (issue 24.5).
  * - Until the agent sends a phone socket its first frame, that socket may send only a few small frames
  *   (RL-LIM-6). All phone sockets of a Burrow together draw on one inbound byte budget (RL-LIM-7). Over either
  *   limit the socket is closed TOO_MUCH_DATA and the frame is dropped (issue 16.4).
@@ -38,6 +40,7 @@ import {
   INBOUND_BYTES_PER_BURROW,
   MAX_CLIENTS_PER_BURROW,
   MAX_CLIENTS_PER_SOURCE,
+  PAIRING_CONNECT_RATE_PER_BURROW,
   SILENT_CLIENT_DISPLACEABLE_AFTER_MS,
   TICKETED_CONNECT_RATE_PER_BURROW,
   UNANSWERED_CLIENT_MAX_BYTES,
@@ -98,6 +101,11 @@ export interface RouterDeps<S> {
 export interface AdmitOptions {
   /** The phone presented a relay ticket its Burrow published (checked by the caller, RL-TICKET-3). */
   readonly ticketed?: boolean;
+  /**
+   * That ticket is the open pairing link's (RL-TICKET-5): ticketed for slots, but its own connect bucket, so
+   * a pairing phone neither spends nor waits for what paired phones need.
+   */
+  readonly pairing?: boolean;
 }
 
 export type Admission =
@@ -117,6 +125,7 @@ export class RelayRouter<S extends RelaySocket> {
   private readonly clients = new Map<number, ClientEntry<S>>();
   private connectBucket: TokenBucketState | undefined;
   private ticketedConnectBucket: TokenBucketState | undefined;
+  private pairingConnectBucket: TokenBucketState | undefined;
   private inboundBucket: TokenBucketState | undefined;
 
   constructor(private readonly deps: RouterDeps<S>) {}
@@ -146,7 +155,8 @@ export class RelayRouter<S extends RelaySocket> {
    */
   admitClient(source: string, options: AdmitOptions = {}): Admission {
     if (this.agent === null) return { ok: false, code: CloseCode.AGENT_OFFLINE };
-    const ticketed = options.ticketed === true;
+    const pairing = options.pairing === true;
+    const ticketed = options.ticketed === true || pairing;
     const now = this.deps.now();
     // One address may hold no more than its share, except a paired phone: it may share an address (a NAT)
     // with whoever is flooding.
@@ -159,14 +169,32 @@ export class RelayRouter<S extends RelaySocket> {
         : this.oldestSilent(now)
       : null;
     if (full && displaced === null) return { ok: false, code: CloseCode.TOO_MANY_CLIENTS };
-    const config = ticketed ? TICKETED_CONNECT_RATE_PER_BURROW : CLIENT_CONNECT_RATE_PER_BURROW;
-    const result = take(config, ticketed ? this.ticketedConnectBucket : this.connectBucket, now);
-    if (ticketed) this.ticketedConnectBucket = result.state;
-    else this.connectBucket = result.state;
-    if (!result.allowed) return { ok: false, code: CloseCode.RATE_LIMITED };
+    if (!this.takeConnect(pairing ? 'pairing' : ticketed ? 'ticketed' : 'shared', now))
+      return { ok: false, code: CloseCode.RATE_LIMITED };
     if (displaced !== null) this.dropClient(displaced, CloseCode.TOO_MANY_CLIENTS);
     const meta: SocketMeta = { role: 'client', connId: this.deps.nextId('client'), openedAt: now, source };
     return { ok: true, meta: ticketed ? { ...meta, ticketed: true } : meta };
+  }
+
+  /** One token from the connect bucket of this kind of socket (RL-LIM-3, RL-TICKET-3, RL-TICKET-5). */
+  private takeConnect(kind: 'shared' | 'ticketed' | 'pairing', now: number): boolean {
+    switch (kind) {
+      case 'shared': {
+        const r = take(CLIENT_CONNECT_RATE_PER_BURROW, this.connectBucket, now);
+        this.connectBucket = r.state;
+        return r.allowed;
+      }
+      case 'ticketed': {
+        const r = take(TICKETED_CONNECT_RATE_PER_BURROW, this.ticketedConnectBucket, now);
+        this.ticketedConnectBucket = r.state;
+        return r.allowed;
+      }
+      case 'pairing': {
+        const r = take(PAIRING_CONNECT_RATE_PER_BURROW, this.pairingConnectBucket, now);
+        this.pairingConnectBucket = r.state;
+        return r.allowed;
+      }
+    }
   }
 
   /** Call once the admitted phone socket is accepted. */

@@ -37,3 +37,16 @@ export function withSecurityHeaders(response: Response): Response {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) out.headers.set(name, value);
   return out;
 }
+
+/** `response` with `X-Content-Type-Options: nosniff`, copied first when its headers are immutable. */
+export function withNoSniff(response: Response): Response {
+  if (response.headers.get('X-Content-Type-Options') === 'nosniff') return response;
+  try {
+    response.headers.set('X-Content-Type-Options', 'nosniff');
+    return response;
+  } catch {
+    const out = new Response(response.body, response);
+    out.headers.set('X-Content-Type-Options', 'nosniff');
+    return out;
+  }
+}

@@ -34,6 +34,11 @@ export interface BurrowApi {
   deleteSubscription(deliveryId: string, deliveryToken: string): Promise<ApiResult<null>>;
   /** `POST /v1/burrows/:id/push` with the already size-bounded JSON body. [SPEC: RL-PUSH-1..6] */
   push(burrowToken: string, json: unknown): Promise<ApiResult<PushSendResponse>>;
+  /**
+   * Whether `credential` is this Burrow's own: its token (`agent`) or a ticket it published (`ticket`).
+   * Asked only for an upgrade whose address spent its per-source budget. [SPEC: RL-LIM-4]
+   */
+  ownerCredential(kind: 'agent' | 'ticket', credential: string): Promise<boolean>;
   /** WebSocket upgrades for `/agent` and `/client`. */
   fetch(request: Request): Promise<Response>;
 }

@@ -117,6 +117,8 @@ const WRANGLER_ENV = {
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',
   WRANGLER_SEND_METRICS: 'false',
   NO_UPDATE_NOTIFIER: '1',
+  // No Local Explorer (issue 24.1); serve-relay.mjs sets it too, and refuses to serve while it answers.
+  X_LOCAL_EXPLORER: 'false',
 };
 
 /**

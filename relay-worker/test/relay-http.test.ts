@@ -308,6 +308,39 @@ describe('routing, errors and assets [RL-HTTP-9, RL-ASSET-1, RL-ASSET-2]', () =>
     );
   });
 
+  it('says nosniff on every response: JSON answers, errors, refusals and upgrades refused over HTTP (24.8)', async () => {
+    const enrolled = await enroll(relay.url);
+    const bearer = { Authorization: `Bearer ${enrolled.burrowToken}` };
+    const json = { 'content-type': 'application/json' };
+    const requests: [string, RequestInit][] = [
+      ['/v1/info', {}],
+      ['/v1/nope', {}],
+      ['/v1/burrows', { method: 'POST', headers: { 'CF-Connecting-IP': freshSource() } }],
+      [`/v1/burrows/${enrolled.burrowId}/deliveries`, { headers: bearer }],
+      [`/v1/burrows/${enrolled.burrowId}/deliveries`, { headers: { Authorization: `Bearer ${b64(32)}` } }],
+      [
+        `/v1/burrows/${enrolled.burrowId}/tickets`,
+        { method: 'PUT', headers: { ...bearer, ...json }, body: '{' },
+      ],
+      [`/v1/burrows/${enrolled.burrowId}/tickets`, { method: 'PUT', headers: bearer, body: '{}' }],
+      [`/v1/burrows/${enrolled.burrowId}/agent`, {}],
+      [`/v1/burrows/${enrolled.burrowId}/client`, {}],
+      ['/v1/burrows/not-an-id/client', {}],
+      ['/', {}],
+    ];
+    const statuses: number[] = [];
+    for (const [path, init] of requests) {
+      const response = await fetch(`${relay.url}${path}`, init);
+      await response.arrayBuffer();
+      statuses.push(response.status);
+      expect(response.headers.get('X-Content-Type-Options'), `${init.method ?? 'GET'} ${path}`).toBe(
+        'nosniff',
+      );
+    }
+    // Not vacuous: successes, client errors and refusals of several kinds.
+    expect(new Set(statuses).size).toBeGreaterThanOrEqual(5);
+  });
+
   it('serves assets and the SPA fallback with the CSP and security headers', async () => {
     for (const path of ['/', '/app.js', '/sessions/some-id', '/deep/link?x=1']) {
       const response = await fetch(`${relay.url}${path}`);

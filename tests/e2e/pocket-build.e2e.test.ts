@@ -19,7 +19,13 @@ import type { Phone } from './phone/phone.js';
 import { launchPhone } from './phone/project.js';
 import { POCKET_DIST, preparePocket, reportFailures } from './pocket-browser.js';
 import { until, waitForPaintedTerminal, waitForTerminal } from './pocket-screens.js';
-import { copyOfBuild, shipModifiedBuild, terminalChunk } from './relay-build.js';
+import {
+  copyOfBuild,
+  shipHostileServiceWorker,
+  shipModifiedBuild,
+  shipOriginalBuild,
+  terminalChunk,
+} from './relay-build.js';
 
 let assets: ReturnType<typeof copyOfBuild>;
 let relay: RelayHandle;
@@ -47,6 +53,11 @@ afterAll(() =>
 );
 
 const MODIFIED_TITLE = 'Pocket (modified by the relay)';
+/** The modified build's release: newer than the vouched build's (pocket-pwa/package.json). */
+const MODIFIED_RELEASE = '9.9.9';
+const downgradePrompt = () => phone.getByRole('alert', { name: 'Older Pocket offered' });
+/** The hostile worker's notes (relay-build.ts HOSTILE_SERVICE_WORKER), read in the page. */
+const HOSTILE_MARKS = `caches.open('hostile-worker').then((c) => c.match('/ran')).then((r) => (r ? r.json() : null))`;
 const compose = () => phone.getByRole('textbox', { name: 'Type a line to send' });
 const warning = () => phone.getByRole('alert', { name: 'Pocket build warning' });
 /** How long the phone stays off Pocket per round trip while waiting for the new worker to activate. */
@@ -146,7 +157,9 @@ describe('Pocket’s code is pinned (issue 16 item 7)', () => {
     expect(await phone.evaluate('navigator.serviceWorker.controller !== null')).toBe(true);
     const cost = await phone.evaluate<{ files: number; bytes: number; ms: number }>(CHECK_COST);
     const { files } = decodePocketBuildManifest(readFileSync(join(POCKET_DIST, 'pocket-build.json'), 'utf8'));
-    expect(cost.files).toBe(files.length);
+    // The manifest also names /sw.js (issue 24.7), which is compared as the relay serves it, not from a cache.
+    expect(cost.files).toBe(files.length - 1);
+    expect(files.map((f) => f.path)).toContain('/sw.js');
     figure(`${phone.engine} build check`, {
       files: cost.files,
       kB: cost.bytes / 1024,
@@ -183,6 +196,8 @@ describe('Pocket’s code is pinned (issue 16 item 7)', () => {
       '/index.html': (html) => html.replace('<title>Pocket</title>', `<title>${MODIFIED_TITLE}</title>`),
       // What an attacker would really change: the code that sees every keystroke.
       [terminalChunk(assets.dir)]: (js) => `${js}\n;globalThis.__relayWasHere = true;\n`,
+      // A release number above the vouched one, so shipping the vouched build back later is going back.
+      '/release.json': () => `{"version":"${MODIFIED_RELEASE}"}\n`,
     });
     // Opening Pocket makes the browser fetch sw.js again: it finds the new one and installs it.
     const shipped = Date.now();
@@ -190,6 +205,12 @@ describe('Pocket’s code is pinned (issue 16 item 7)', () => {
     await updatePrompt().waitFor({ timeout: 30_000 });
     const offeredMs = Date.now() - shipped;
     expect(await title()).toBe('Pocket');
+    // Issue 24.7: the page compares the relay's sw.js with its computer's word, so the new worker is named at
+    // once, while the installed files are still the vouched ones.
+    await warning().waitFor({ timeout: 20_000 });
+    const flaggedMs = Date.now() - shipped;
+    expect(await warning().textContent()).toContain('/sw.js');
+    expect(await warning().textContent()).not.toContain('/index.html');
     // Every Pocket window closed (a phone killing the app): the browser then starts the new worker by itself,
     // and Workbox's precache would have served the new build on the next open. Nothing in an about:blank page
     // can see the worker change, so leave and come back until it has (each round trip gives the engine time).
@@ -210,7 +231,8 @@ describe('Pocket’s code is pinned (issue 16 item 7)', () => {
     await phone.getByRole('heading', { name: 'Pocket' }).waitFor({ timeout: 20_000 });
     expect(await title()).toBe('Pocket');
     await updatePrompt().waitFor({ timeout: 20_000 });
-    expect(await warning().count()).toBe(0);
+    await warning().waitFor({ timeout: 20_000 });
+    expect(await warning().textContent()).not.toContain('/index.html');
     // The user accepts: now, and only now, the relay's build is what runs.
     const accepted = Date.now();
     await phone.getByRole('button', { name: 'Update' }).tap();
@@ -223,6 +245,7 @@ describe('Pocket’s code is pinned (issue 16 item 7)', () => {
     await warning().waitFor({ timeout: 20_000 });
     figure(`${phone.engine} relay-shipped build`, {
       reloadToUpdateOfferedMs: offeredMs,
+      reloadToServiceWorkerFlaggedMs: flaggedMs,
       updateTapToNewBuildMs: runningMs,
       updateTapToWarningMs: Date.now() - accepted,
     });
@@ -271,5 +294,83 @@ describe('Pocket’s code is pinned (issue 16 item 7)', () => {
     await phone.getByRole('button', { name: 'Start' }).tap();
     await phone.getByText(/Not sent: this copy of Pocket is not one your computer vouches for/).waitFor();
     expect(burrow.registry.list().length).toBe(sessions);
+  });
+
+  it('the relay ships the older build back: a warning, never an update, and only "Go back" installs it (24.6)', {
+    timeout: 150_000,
+  }, async () => {
+    expect(await title()).toBe(MODIFIED_TITLE);
+    const release = JSON.parse(readFileSync(join(POCKET_DIST, 'release.json'), 'utf8')).version as string;
+    await shipOriginalBuild(assets.dir, relay.url, POCKET_DIST);
+    const shipped = Date.now();
+    await phone.reload();
+    await downgradePrompt().waitFor({ timeout: 30_000 });
+    const offeredMs = Date.now() - shipped;
+    expect(await downgradePrompt().textContent()).toContain(
+      `an older Pocket (${release}) in place of ${MODIFIED_RELEASE}`,
+    );
+    expect(await updatePrompt().count()).toBe(0);
+    expect(await title()).toBe(MODIFIED_TITLE);
+    // Every Pocket window closed: the browser activates the older worker by itself, and still nothing changes.
+    await until(
+      async () => {
+        await phone.goto('about:blank');
+        await new Promise((r) => setTimeout(r, LEAVE_MS));
+        await phone.goto(`${relay.url}/`);
+        return !(await workerWaiting());
+      },
+      'the browser to activate the older worker once no Pocket page was open',
+      60_000,
+    );
+    await phone.reload();
+    await downgradePrompt().waitFor({ timeout: 20_000 });
+    expect(await title()).toBe(MODIFIED_TITLE);
+    // Only the user's "Go back" installs it; the vouched build then runs and the warning goes.
+    const tapped = Date.now();
+    await phone.getByRole('button', { name: 'Go back' }).tap();
+    await until(async () => (await title().catch(() => '')) === 'Pocket', 'the older build to load', 30_000);
+    await until(async () => (await warning().count()) === 0, 'the vouched build to be checked', 20_000);
+    figure(`${phone.engine} downgrade`, {
+      reloadToDowngradeWarningMs: offeredMs,
+      goBackTapToOlderBuildMs: Date.now() - tapped,
+    });
+  });
+
+  it('a hostile sw.js: when its code runs, when the page names it, and that input stops (24.7)', {
+    timeout: 120_000,
+  }, async () => {
+    expect(await warning().count()).toBe(0);
+    await shipHostileServiceWorker(assets.dir, relay.url);
+    const shipped = Date.now();
+    await phone.reload();
+    await warning().waitFor({ timeout: 30_000 });
+    const warnedAt = Date.now();
+    const text = await warning().textContent();
+    expect(text).toContain('/sw.js');
+    expect(text).not.toContain('/index.html');
+    // The hostile worker ran, took over, and the page already refused to send anything.
+    await until(
+      async () =>
+        (await phone.evaluate<{ claimedAt?: number } | null>(HOSTILE_MARKS))?.claimedAt !== undefined,
+      'the hostile worker to take over',
+      30_000,
+    );
+    const marks = (await phone.evaluate<{ ranAt: number; installedAt: number; claimedAt: number }>(
+      HOSTILE_MARKS,
+    ))!;
+    const sessions = burrow.registry.list().length;
+    await phone.getByRole('button', { name: 'New session' }).tap();
+    await phone.getByRole('button', { name: 'Start' }).tap();
+    await phone.getByText(/Not sent: this copy of Pocket is not one your computer vouches for/).waitFor();
+    expect(burrow.registry.list().length).toBe(sessions);
+    // Reopened under the hostile worker (it passes the relay's files through): the page still names it.
+    await phone.reload();
+    await warning().waitFor({ timeout: 30_000 });
+    figure(`${phone.engine} hostile service worker`, {
+      reloadToHostileCodeRanMs: marks.ranAt - shipped,
+      reloadToHostileInControlMs: marks.claimedAt - shipped,
+      reloadToPageWarningMs: warnedAt - shipped,
+      pageWarnedBeforeTakeover: warnedAt <= marks.claimedAt ? 'yes' : 'no',
+    });
   });
 });

@@ -53,3 +53,47 @@ export async function shipModifiedBuild(
     30_000,
   );
 }
+
+/** Writes `sw.js` last (the browser's next update check then finds a complete build) and waits until it is served. */
+async function shipServiceWorker(dir: string, relayUrl: string, sw: string): Promise<void> {
+  writeFileSync(join(dir, 'sw.js'), sw);
+  await until(
+    async () => (await (await fetch(`${relayUrl}/sw.js`)).text()) === sw,
+    'the relay to serve the new sw.js',
+    30_000,
+  );
+}
+
+/** The relay serves `original`'s build again, every file as it was (issue 24.6: an older build shipped back). */
+export async function shipOriginalBuild(dir: string, relayUrl: string, original: string): Promise<void> {
+  for (const name of readdirSync(original, { recursive: true, withFileTypes: true })) {
+    if (!name.isFile() || name.name === 'sw.js') continue;
+    const rel = join(name.parentPath, name.name).slice(original.length);
+    writeFileSync(join(dir, rel), readFileSync(join(original, rel)));
+  }
+  await shipServiceWorker(dir, relayUrl, readFileSync(join(original, 'sw.js'), 'utf8'));
+}
+
+/**
+ * A hostile `sw.js` (issue 24.7): it takes over at once (`skipWaiting`, `clients.claim`), passes every request
+ * to the relay, and notes when its code first ran, was activated and controlled pages (the cache
+ * `hostile-worker`, key `/ran`), so a test can tell whether the page noticed it before it took over.
+ */
+export const HOSTILE_SERVICE_WORKER = `
+const ranAt = Date.now();
+const note = async (what) => {
+  const cache = await caches.open('hostile-worker');
+  const before = await cache.match('/ran');
+  const marks = before ? await before.json() : { ranAt };
+  marks[what] = Date.now();
+  await cache.put('/ran', new Response(JSON.stringify(marks)));
+};
+self.addEventListener('install', (event) => { event.waitUntil(note('installedAt').then(() => self.skipWaiting())); });
+self.addEventListener('activate', (event) => { event.waitUntil(self.clients.claim().then(() => note('claimedAt'))); });
+self.addEventListener('fetch', (event) => { event.respondWith(fetch(event.request)); });
+`;
+
+/** The relay serves HOSTILE_SERVICE_WORKER as `sw.js`; every other file stays as it is. */
+export function shipHostileServiceWorker(dir: string, relayUrl: string): Promise<void> {
+  return shipServiceWorker(dir, relayUrl, HOSTILE_SERVICE_WORKER);
+}

@@ -8,11 +8,18 @@ export interface RecordingFactory {
   readonly firstMessages: Uint8Array[];
 }
 
-export function recordingSocketFactory(firstMessages: Uint8Array[] = []): RecordingFactory {
+/**
+ * `headers` go on every upgrade request: a test phone says which address it comes from with `CF-Connecting-IP`
+ * (the relay under `wrangler dev` takes it as given; '' counts as no header: the connection's own address).
+ */
+export function recordingSocketFactory(
+  firstMessages: Uint8Array[] = [],
+  headers: Readonly<Record<string, string>> = {},
+): RecordingFactory {
   const sockets: WebSocket[] = [];
   const factory: SocketFactory = (url: string, protocols?: readonly string[]) => {
     // The subprotocols carry the phone's relay ticket (RL-TICKET-4), as Pocket's browser socket does.
-    const ws = new WebSocket(url, protocols ? [...protocols] : []);
+    const ws = new WebSocket(url, protocols ? [...protocols] : [], { headers: { ...headers } });
     sockets.push(ws);
     let first = true;
     const send = ws.send.bind(ws);

@@ -236,17 +236,8 @@ describe('connect lockout from several addresses (issue 16.5)', () => {
     expect(relayStores(encodeBase64url(ticket))).toBe(false);
     expect(relayStores(phone.pairing.deviceId)).toBe(false);
 
-    let attacking = true;
-    const probes: ProbeResult[] = [];
-    const hammer = async (source: string) => {
-      while (attacking) {
-        const started = Date.now();
-        const probe = await openProbe(relay.wsUrl, phone.pairing.burrowId, source, 'short-message1');
-        probes.push(probe);
-        await new Promise((r) => setTimeout(r, Math.max(0, ATTACK_PACE_MS - (Date.now() - started))));
-      }
-    };
-    const attackers = Array.from({ length: ATTACK_SOURCES }, () => hammer(freshSource()));
+    const attack = flood(Array.from({ length: ATTACK_SOURCES }, () => freshSource()));
+    const { probes } = attack;
     try {
       await new Promise((r) => setTimeout(r, ATTACK_WARMUP_MS));
       const refusedBeforeOwner = probes.filter((p) => p.closeCode === CloseCode.RATE_LIMITED).length;
@@ -263,11 +254,126 @@ describe('connect lockout from several addresses (issue 16.5)', () => {
       expect(owner.sockets).toBe(1);
       expect(owner.connectMs).toBeLessThan(HANDSHAKE_BUDGET_MS);
     } finally {
-      attacking = false;
-      await Promise.all(attackers);
-      for (const p of probes) p.close();
+      await attack.stop();
     }
   }, 60_000);
+});
+
+/**
+ * Sockets with a junk message 1 for the owner's Burrow, from each of `sources`, one at a time per source every
+ * `paceMs`, until `stop()`. The source '' is no address header: the connection's own, the one the owner's phone
+ * and the daemon here come from (a CGNAT or a shared Wi-Fi).
+ */
+function flood(sources: readonly string[], paceMs = ATTACK_PACE_MS) {
+  let attacking = true;
+  const probes: ProbeResult[] = [];
+  const hammer = async (source: string) => {
+    while (attacking) {
+      const started = Date.now();
+      probes.push(await openProbe(relay.wsUrl, phone.pairing.burrowId, source, 'short-message1'));
+      await new Promise((r) => setTimeout(r, Math.max(0, paceMs - (Date.now() - started))));
+    }
+  };
+  const running = sources.map((source) => hammer(source));
+  return {
+    probes,
+    refusedForRate: () => probes.filter((p) => p.closeCode === CloseCode.RATE_LIMITED).length,
+    async stop() {
+      attacking = false;
+      await Promise.all(running);
+      for (const p of probes) p.close();
+    },
+  };
+}
+
+/** The owner's phone connects once (a fresh connection, as after the app was reopened), then lets go. */
+async function ownerConnects(): Promise<{ ms: number; sockets: number }> {
+  const recording = recordingSocketFactory([], { 'CF-Connecting-IP': '' });
+  const conn = phoneConnection(phone, {
+    socketFactory: recording.factory,
+    backoff: { initialDelayMs: 200, growthFactor: 2, maxDelayMs: 2_000, jitter: 0 },
+  });
+  const started = Date.now();
+  conn.start();
+  try {
+    await until(() => conn.status.kind === 'connected', 'the owner phone to connect', 30_000);
+    return { ms: Date.now() - started, sockets: recording.sockets.length };
+  } finally {
+    conn.stop();
+  }
+}
+
+describe("traffic that shares the owner's address (issue 24.5)", () => {
+  /** Sockets per second the same-address attacker opens: well above the per-source refill (1/s). */
+  const SAME_ADDRESS_PACE_MS = 100;
+  const SAME_ADDRESS_SOCKETS_AT_ONCE = 3;
+  const OWNER_CONNECTS = 10;
+
+  it(`the owner's phone gets in with its ticket ${OWNER_CONNECTS} times out of ${OWNER_CONNECTS} while its own address is flooded`, async () => {
+    const attack = flood(Array(SAME_ADDRESS_SOCKETS_AT_ONCE).fill(''), SAME_ADDRESS_PACE_MS);
+    try {
+      await until(() => attack.refusedForRate() > 0, "the flood to spend the address's budget", 30_000);
+      const runs = [];
+      for (let i = 0; i < OWNER_CONNECTS; i++) runs.push(await ownerConnects());
+      const first = runs.filter((r) => r.sockets === 1).length;
+      const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
+      console.log(
+        `[figure] same-address flood (${SAME_ADDRESS_SOCKETS_AT_ONCE} sockets at a time, one per ${SAME_ADDRESS_PACE_MS} ms each): ` +
+          `${attack.probes.length} attack sockets, ${attack.refusedForRate()} refused RATE_LIMITED; owner connected ` +
+          `${first}/${OWNER_CONNECTS} times on its first socket, median ${ms[OWNER_CONNECTS >> 1]} ms, worst ${ms.at(-1)} ms`,
+      );
+      // The address was refused for rate all along: the owner got in with its ticket, not by luck.
+      expect(attack.refusedForRate()).toBeGreaterThan(OWNER_CONNECTS);
+      expect(first).toBe(OWNER_CONNECTS);
+    } finally {
+      await attack.stop();
+    }
+  }, 90_000);
+
+  it(`a phone pairing while ${ATTACK_SOURCES} addresses flood the Burrow gets in with the link's pairing ticket`, async () => {
+    const attack = flood(Array.from({ length: ATTACK_SOURCES }, () => freshSource()));
+    try {
+      await until(() => attack.refusedForRate() > 0, "the flood to spend the Burrow's shared bucket", 30_000);
+      const started = Date.now();
+      const second = await daemon.pairPhone('second phone');
+      const pairedMs = Date.now() - started;
+      console.log(
+        `[figure] pairing under a ${ATTACK_SOURCES}-address flood: paired in ${pairedMs} ms (burrow pair to the phone's record); ` +
+          `${attack.probes.length} attack sockets, ${attack.refusedForRate()} refused RATE_LIMITED`,
+      );
+      expect(second.pairing.deviceId).not.toBe(phone.pairing.deviceId);
+      expect(attack.refusedForRate()).toBeGreaterThan(0);
+    } finally {
+      await attack.stop();
+    }
+  }, 90_000);
+
+  it("the Burrow's own link, restarted while its address is flooded, connects without waiting out the flood", async () => {
+    const attack = flood(Array(SAME_ADDRESS_SOCKETS_AT_ONCE).fill(''), SAME_ADDRESS_PACE_MS);
+    try {
+      await until(() => attack.refusedForRate() > 0, "the flood to spend the address's budget", 30_000);
+      const stateDir = daemon.stateDir;
+      await daemon.stop();
+      const restarted = Date.now();
+      daemon = await BurrowDaemon.start({ stateDir });
+      await until(
+        async () =>
+          (await daemon.json<{ relay: { state: string } }>('status', '--json')).relay.state === 'connected',
+        'the restarted link',
+        60_000,
+      );
+      const linkMs = Date.now() - restarted;
+      const refused429 = (daemon.log.match(/HTTP 429/g) ?? []).length;
+      console.log(
+        `[figure] Burrow link restarted under a same-address flood: connected ${linkMs} ms after the daemon started; ` +
+          `${refused429} upgrades refused 429; attack sockets refused RATE_LIMITED meanwhile ${attack.refusedForRate()}`,
+      );
+      expect(refused429).toBe(0);
+      expect(attack.refusedForRate()).toBeGreaterThan(0);
+    } finally {
+      await attack.stop();
+    }
+  }, 120_000);
 });
 
 /** Most admitted probes open at the same moment. */

@@ -12,9 +12,13 @@
  * the control socket; the CLI against the owner's state directory; the daemon's and the shell's /proc environ
  * and the shell's PTY; and to plant the state directory (or a symlink in its place) before the daemon starts.
  *
- * The relay runs here as `npm start` runs it: the other user looks for a DevTools inspector on every TCP port
- * the relay's processes listen on (issue 16.3: `wrangler dev`'s inspector let any local user run code in the
- * relay and read the Burrow's bearer token; `relay-worker/dev/serve-relay.mjs` starts it without one).
+ * The relay runs here as `npm start` runs it: the other user asks every TCP port the relay's processes listen
+ * on for every development route wrangler and miniflare define (`devEndpointProbes`): DevTools (issue 16.3:
+ * `wrangler dev`'s inspector let any local user run code in the relay and read the Burrow's bearer token),
+ * miniflare's Local Explorer (issue 24.1: it listed every Durable Object and ran SQL on them; another user
+ * rewrote the Burrow's token hash and took over its agent socket), and miniflare's loopback server in wrangler's
+ * own process (it wrote a file anywhere, as the relay's owner, for whoever asked). `relay-worker/dev/
+ * serve-relay.mjs` starts the relay without the first two and lets only its own user reach the third.
  *
  * Not covered: root or the same user (they can read everything, by design); a state directory on a file
  * system without Unix modes (FAT, some network mounts); macOS (launchd, no `useradd`); devpts mounted with
@@ -23,7 +27,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,31 +79,116 @@ function digest(entries: readonly Entry[]): string {
   return h.digest('hex');
 }
 
+/** One request the other user sends to every port of the relay's process group. */
+interface DevProbe {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+interface ProbeAnswer {
+  readonly method: string;
+  readonly path: string;
+  /** 0: no HTTP answer (refused, reset, timed out); `body` then holds the error code. */
+  readonly status: number;
+  readonly body: string;
+}
+
+interface PortAnswers {
+  readonly port: number;
+  /** What an unknown path answers on this port: a dev endpoint that is off answers the same. */
+  readonly baseline: { readonly get: ProbeAnswer; readonly post: ProbeAnswer };
+  readonly answers: readonly ProbeAnswer[];
+}
+
 /**
- * Run as the other user: for each port, what `GET /json/version` and `GET /json/list` on 127.0.0.1 answer —
- * the DevTools discovery routes that both of `wrangler dev`'s inspectors serve (workerd's and wrangler's
- * InspectorProxyWorker) — and whether the answer is a DevTools one (`Protocol-Version`, or a target list with
- * `webSocketDebuggerUrl`).
+ * Every development route found in wrangler 4.86 / miniflare's sources (node_modules), to be asked on every
+ * port: the DevTools discovery routes of both inspectors (issue 16.3); miniflare's entry worker on workerd's
+ * ports — the Local Explorer UI and its API (`CorePaths.EXPLORER`: Durable Object listing and SQL, issue 24.1),
+ * the handler triggers (`/cdn-cgi/handler/*`, legacy `/cdn-cgi/mf/scheduled`), the platform proxy, live
+ * reload and the stream route; and the routes of miniflare's loopback HTTP server, which runs in wrangler's
+ * Node process on a random 127.0.0.1 port for workerd to call back (`#handleLoopback`: log lines, the dev
+ * registry, Durable Object storage listings, browser launches, and `/core/store-temp-file`, which writes a
+ * request body to a path the request chooses, as the relay's owner).
  */
-const DEVTOOLS_PROBE = `
-const ports = JSON.parse(process.argv[1]);
-const get = async (url) => {
+function devEndpointProbes(plantedPath: string): DevProbe[] {
+  const traversal = `x/${'../'.repeat(16)}${plantedPath.slice(1)}`;
+  return [
+    { method: 'GET', path: '/json/version' },
+    { method: 'GET', path: '/json/list' },
+    { method: 'GET', path: '/cdn-cgi/explorer' },
+    { method: 'GET', path: '/cdn-cgi/explorer/api/workers/durable_objects/namespaces' },
+    { method: 'GET', path: '/cdn-cgi/explorer/api/local/workers' },
+    {
+      method: 'POST',
+      path: '/cdn-cgi/explorer/api/workers/durable_objects/namespaces/BURROW/query',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sql: 'SELECT name FROM sqlite_master' }),
+    },
+    { method: 'GET', path: '/cdn-cgi/handler/scheduled' },
+    { method: 'GET', path: '/cdn-cgi/mf/scheduled' },
+    { method: 'POST', path: '/cdn-cgi/handler/email?from=a%40example.com&to=b%40example.com', body: 'x' },
+    { method: 'POST', path: '/cdn-cgi/platform-proxy', headers: { 'MF-Op': 'GET' } },
+    { method: 'GET', path: '/cdn-cgi/mf/reload' },
+    { method: 'GET', path: '/cdn-cgi/mf/stream' },
+    { method: 'GET', path: '/core/dev-registry' },
+    { method: 'GET', path: '/core/public-url' },
+    { method: 'GET', path: '/core/do-storage/x' },
+    { method: 'GET', path: '/core/workflow-storage/x' },
+    { method: 'GET', path: '/browser/sessionIds' },
+    { method: 'POST', path: '/core/log', headers: { 'MF-Log-Level': '2' }, body: 'planted log line' },
+    {
+      method: 'POST',
+      path: `/core/store-temp-file?extension=${encodeURIComponent(traversal)}`,
+      body: 'written by another user',
+    },
+  ];
+}
+
+/**
+ * Whether `answer` shows a dev endpoint at work: an HTTP answer that differs from what an unknown path gets on
+ * the same port (the relay's own 404 or its app page), or any 2xx from a handler trigger or the platform proxy.
+ * No answer at all (the connection refused or closed) reaches nothing.
+ */
+function devEndpointAnswered(answer: ProbeAnswer, port: PortAnswers): boolean {
+  if (answer.status === 0) return false;
+  const baseline = answer.method === 'GET' ? port.baseline.get : port.baseline.post;
+  if (answer.status === baseline.status && answer.body === baseline.body) return false;
+  // wrangler always turns the handler triggers on, but the relay exports no scheduled or email handler, and the
+  // proxy needs miniflare's per-process secret: their refusals (4xx/5xx) are miniflare's words and nothing ran.
+  // A 2xx would mean a handler ran (a scheduled handler added to the relay would answer 200 "ok").
+  if (/^\/cdn-cgi\/(handler\/|mf\/scheduled|platform-proxy)/.test(answer.path)) return answer.status < 300;
+  return true;
+}
+
+/** Run as the other user: every probe on every port of 127.0.0.1, plus an unknown path as the baseline. */
+const DEV_ENDPOINT_PROBE = `
+const { ports, probes } = JSON.parse(process.argv[1]);
+const ask = async (port, p) => {
   try {
-    const r = await fetch(url, { signal: AbortSignal.timeout(3000) });
-    return { status: r.status, body: (await r.text()).slice(0, 2000) };
+    const r = await fetch('http://127.0.0.1:' + port + p.path, {
+      method: p.method, headers: p.headers, body: p.body, redirect: 'manual', signal: AbortSignal.timeout(5000),
+    });
+    return { method: p.method, path: p.path, status: r.status, body: (await r.text()).slice(0, 4000) };
   } catch (e) {
-    return { status: 0, body: String(e && e.cause ? e.cause.code : e) };
+    return { method: p.method, path: p.path, status: 0, body: String(e && e.cause ? e.cause.code : e) };
   }
 };
+// AbortSignal.timeout's timer does not keep node alive: without this, a request the server never answers
+// ended the process with nothing printed.
+const alive = setInterval(() => {}, 1000);
 (async () => {
   const out = [];
   for (const port of ports) {
-    const version = await get('http://127.0.0.1:' + port + '/json/version');
-    const list = await get('http://127.0.0.1:' + port + '/json/list');
-    const devtools = /Protocol-Version/.test(version.body) || /webSocketDebuggerUrl/.test(list.body);
-    out.push({ port, version: version.status + ' ' + version.body.slice(0, 80), devtools });
+    const unknown = '/no-such-path-' + Math.random().toString(36).slice(2);
+    const baseline = { get: await ask(port, { method: 'GET', path: unknown }), post: await ask(port, { method: 'POST', path: unknown, body: 'x' }) };
+    const answers = [];
+    for (const p of probes) answers.push(await ask(port, p));
+    out.push({ port, baseline, answers });
   }
   process.stdout.write(JSON.stringify(out));
+  clearInterval(alive);
 })();
 `;
 
@@ -290,32 +388,123 @@ describe('another OS user against the state directory and the control socket', (
   });
 });
 
-describe("another OS user against the relay's processes (issue 16.3)", () => {
-  it('finds no DevTools inspector on any port the relay listens on', () => {
+describe('another OS user owning a directory above the state directory (issue 24.8)', () => {
+  it('is refused before anything is written: they could swap the state directory for their own', () => {
+    const shared = mkdtempSync(join(tmpdir(), 'burrow-shared-parent-'));
+    scratch.push(shared);
+    chmodSync(shared, 0o1777); // like /tmp: anyone may make a directory there
+    const theirs = join(shared, 'theirs');
+    const made = user.attempt([
+      { op: 'mkdir', path: theirs },
+      { op: 'chmod', path: theirs, mode: 0o777 },
+    ]);
+    expect(made.map((r) => r.outcome)).toEqual(['OK', 'OK']);
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [BIN, 'daemon'], {
+      env: { ...daemon.env, ...UMASK_ZERO, BURROW_STATE_DIR: join(theirs, 'state') },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.stderr).toMatch(/above the state directory .* belongs to another user/);
+    expect(r.status).toBe(6);
+    expect(readdirSync(theirs)).toEqual([]);
+    figure('attack-local parent owned by another user', {
+      refused: 'yes',
+      exitCode: r.status ?? -1,
+      ms: Date.now() - started,
+      filesWrittenThere: readdirSync(theirs).length,
+    });
+  });
+});
+
+describe("another OS user against the relay's processes (issues 16.3, 24.1)", () => {
+  it('finds no DevTools inspector, Local Explorer or other dev endpoint on any port the relay listens on', async () => {
     const ports = listeningPorts(relay.processGroup);
     // Not vacuous: the relay's own port is among them, and the other user reaches it.
     expect(ports.map((p) => p.port)).toContain(relay.port);
-    const probed = JSON.parse(
-      user.run([process.execPath, '-e', DEVTOOLS_PROBE, JSON.stringify(ports.map((p) => p.port))], {
-        PATH: '/usr/bin:/bin',
-      }).stdout,
-    ) as { port: number; version: string; devtools: boolean }[];
-    expect(probed).toHaveLength(ports.length);
+    const planted = join(parent, 'written-by-the-relay');
+    const probes = devEndpointProbes(planted);
+    const run = user.run(
+      [
+        process.execPath,
+        '-e',
+        DEV_ENDPOINT_PROBE,
+        JSON.stringify({ ports: ports.map((p) => p.port), probes }),
+      ],
+      { PATH: '/usr/bin:/bin' },
+    );
+    if (run.code !== 0) throw new Error(`the probe failed as ${user.name}: ${run.stderr}`);
+    const answers = JSON.parse(run.stdout) as PortAnswers[];
+    expect(answers).toHaveLength(ports.length);
     const info = user.run([
       process.execPath,
       '-e',
-      `fetch('${relay.url}/v1/info').then((r) => console.log(r.status))`,
+      `fetch('${relay.url}/v1/info', { signal: AbortSignal.timeout(10000) }).then((r) => console.log(r.status), (e) => console.log(String(e)))`,
     ]);
     expect(info.stdout.trim()).toBe('200');
-    const inspectors = probed
-      .filter((p) => p.devtools)
-      .map((p) => ({ ...p, command: ports.find((q) => q.port === p.port)?.command.slice(0, 160) }));
-    figure('attack-local relay inspector', {
+    // An answer that differs from the port's baseline is asked once more before it counts: a loaded wrangler
+    // dev now and then answers one request with a transient 5xx of its own, which is no dev endpoint.
+    const suspects = answers.flatMap((a) =>
+      a.answers.filter((x) => devEndpointAnswered(x, a)).map((x) => ({ port: a.port, answer: x })),
+    );
+    const again =
+      suspects.length === 0
+        ? []
+        : (JSON.parse(
+            user.run(
+              [
+                process.execPath,
+                '-e',
+                DEV_ENDPOINT_PROBE,
+                JSON.stringify({
+                  ports: [...new Set(suspects.map((x) => x.port))],
+                  probes: probes.filter((p) => suspects.some((x) => x.answer.path === p.path)),
+                }),
+              ],
+              { PATH: '/usr/bin:/bin' },
+            ).stdout,
+          ) as PortAnswers[]);
+    const reached = suspects
+      .filter(({ port, answer }) => {
+        const second = again.find((a) => a.port === port);
+        const retry = second?.answers.find((x) => x.path === answer.path && x.method === answer.method);
+        return second === undefined || retry === undefined || devEndpointAnswered(retry, second);
+      })
+      .map(({ port, answer }) => ({
+        port,
+        command: ports.find((q) => q.port === port)?.command.slice(0, 100),
+        probe: `${answer.method} ${answer.path}`,
+        answer: `${answer.status} ${answer.body.slice(0, 80)}`,
+      }));
+    // serve-relay.mjs logs each connection it closed (owner-only-listeners.mjs): exactly the other user's
+    // requests that got no answer, so none of the relay's own connections (workerd calling back) was refused.
+    const unanswered = answers.reduce(
+      (n, a) => n + [a.baseline.get, a.baseline.post, ...a.answers].filter((x) => x.status === 0).length,
+      0,
+    );
+    const refusals = () => relay.log().match(/closed a connection to port/g)?.length ?? 0;
+    await until(() => refusals() >= unanswered, 'the relay to log its refusals', 10_000).catch(
+      () => undefined,
+    );
+    figure('attack-local relay dev endpoints', {
       listeningPorts: ports.length,
-      devtoolsAnswers: inspectors.length,
-      ports: probed.map((p) => `${p.port}:${p.version.split(' ')[0]}`).join(','),
+      probesPerPort: probes.length,
+      requests: ports.length * (probes.length + 2),
+      reached: reached.length,
+      // Per port: what an unknown path answers there, and how many probes were refused at the socket.
+      ports: answers
+        .map((a) => `${a.port}:${a.baseline.get.status}/${a.answers.filter((x) => x.status === 0).length}x`)
+        .join(','),
+      fileWrittenByRelay: existsSync(planted) ? 'yes' : 'no',
+      unanswered,
+      refusalsLogged: refusals(),
+      askedAgain: suspects.length,
     });
-    expect(inspectors).toEqual([]);
+    expect(refusals()).toBe(unanswered);
+    expect({ reached, fileWrittenByRelay: existsSync(planted) }).toEqual({
+      reached: [],
+      fileWrittenByRelay: false,
+    });
   });
 });
 

@@ -59,6 +59,7 @@ export class AttentionFixture {
     readonly stateDir: string,
     readonly home: string,
     ownsStateDir: boolean,
+    daemonEnv: Readonly<Record<string, string>> = {},
   ) {
     this.#ownsStateDir = ownsStateDir;
     const bin = join(home, 'bin');
@@ -69,6 +70,7 @@ export class AttentionFixture {
         PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
         LANG: 'C.UTF-8',
         USER: 'burrow',
+        ...daemonEnv,
       },
       defaultShell: '/bin/sh',
       log: () => {},
@@ -93,8 +95,11 @@ export class AttentionFixture {
     });
   }
 
-  /** A fixture with a fresh HOME, or reusing `stateDir` (a daemon restart). */
-  static create(stateDir?: string): AttentionFixture {
+  /**
+   * A fixture with a fresh HOME, or reusing `stateDir` (a daemon restart); `daemonEnv` adds to the environment
+   * the registry gets, as a daemon's own would be.
+   */
+  static create(stateDir?: string, daemonEnv: Readonly<Record<string, string>> = {}): AttentionFixture {
     const home = mkdtempSync(join(tmpdir(), 'burrow-attn-home-'));
     for (const files of Object.values(RC_FILES)) {
       for (const [rel, text] of Object.entries(files)) {
@@ -107,7 +112,7 @@ export class AttentionFixture {
     chmodSync(join(home, 'bin', BUSY_PROGRAM), 0o755);
     const dir = stateDir ?? join(mkdtempSync(join(tmpdir(), 'burrow-attn-state-')), 'state');
     ensureOwnerOnlyDir(dir);
-    return new AttentionFixture(dir, home, stateDir === undefined);
+    return new AttentionFixture(dir, home, stateDir === undefined, daemonEnv);
   }
 
   output(sessionId: string): string {

@@ -239,7 +239,7 @@ describe('the local push service refuses what a real one would', () => {
   });
 });
 
-describe('the same push code on workerd (wrangler dev) → local push service', () => {
+describe("the same push code on workerd (wrangler's dev server) → local push service", () => {
   const CONFIG = join(REPO_ROOT, 'relay-worker', 'src', 'push', 'workerd-check', 'wrangler.toml');
   const READY_TIMEOUT_MS = 120_000;
   let child: ChildProcess | undefined;
@@ -247,25 +247,30 @@ describe('the same push code on workerd (wrangler dev) → local push service', 
   let url = '';
 
   beforeAll(async () => {
-    const [port, inspector] = [await freePort(), await freePort()];
+    const port = await freePort();
     persistDir = await mkdtemp(join(tmpdir(), 'burrow-push-workerd-'));
-    const args = ['dev', '--config', CONFIG, '--ip', '127.0.0.1', '--port', String(port)];
-    args.push('--inspector-port', String(inspector), '--persist-to', persistDir);
-    child = spawn(
-      process.execPath,
-      [join(REPO_ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), ...args],
-      {
-        cwd: persistDir,
-        stdio: 'ignore',
-        detached: true,
-        env: {
-          ...process.env,
-          CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-          WRANGLER_SEND_METRICS: 'false',
-          NO_UPDATE_NOTIFIER: '1',
-        },
+    // The relay's own dev server (no inspector, no Local Explorer, owner-only loopback: issues 16.3, 24.1).
+    const args = [
+      '--config',
+      CONFIG,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      persistDir,
+    ];
+    child = spawn(process.execPath, [join(REPO_ROOT, 'relay-worker', 'dev', 'serve-relay.mjs'), ...args], {
+      cwd: persistDir,
+      stdio: 'ignore',
+      detached: true,
+      env: {
+        ...process.env,
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        WRANGLER_SEND_METRICS: 'false',
+        NO_UPDATE_NOTIFIER: '1',
       },
-    );
+    });
     url = `http://127.0.0.1:${port}/`;
     const end = Date.now() + READY_TIMEOUT_MS;
     for (;;) {

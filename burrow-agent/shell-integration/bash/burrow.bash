@@ -1,16 +1,25 @@
 # Burrow shell integration for bash, loaded with `bash --init-file <this file>` (burrow-agent/src/shell-integration/launch.ts).
 # It loads the user's own startup files first, then reports prompts and commands with OSC 633 (VS Code's shell
-# integration sequences): A prompt start, B prompt end, E;<command line>;<nonce>, C command start, D;<exit>,
-# P;Cwd=<dir>, plus OSC 7 (file:// URL) for the working directory. Values use 633's escaping, which Burrow's
-# parser undoes (src/terminal/text-decoding.ts unescapeVscodeValue): `\` is `\\`, and `;` and control
-# characters are `\xHH`; other text (UTF-8 included) is sent as it is.
+# integration sequences), each signed with the session nonce as its last field (Burrow's parser takes nothing
+# else, src/terminal/shell-integration.ts): A;<nonce> prompt start, B prompt end (unsigned: it lives in PS1),
+# E;<command line>;<nonce>, C;<nonce> command start, D;<exit>;<nonce>, P;Cwd=<dir>, plus OSC 7 (file:// URL)
+# for the working directory. Values use 633's escaping, which Burrow's parser undoes
+# (src/terminal/text-decoding.ts unescapeVscodeValue): `\` is `\\`, and `;` and control characters are `\xHH`;
+# other text (UTF-8 included) is sent as it is.
 
 if [[ -n "${__burrow_si_loaded-}" ]]; then builtin return 0; fi
 __burrow_si_loaded=1
 
-# The nonce proves a command line came from this script; no program the user runs may read it.
-__burrow_nonce=${BURROW_SHELL_NONCE-}
-builtin unset BURROW_SHELL_NONCE
+# The nonce proves a mark came from this script; no program the user runs may read it. It comes in a one-time
+# file (src/shell-integration/nonce-file.ts), read and removed before any user file runs: the environment, which
+# every program of this user can read in /proc/<pid>/environ, only names the file.
+__burrow_nonce=''
+if [[ -n ${BURROW_SHELL_NONCE_FILE-} ]]; then
+  builtin read -r __burrow_nonce < "$BURROW_SHELL_NONCE_FILE" 2>/dev/null
+  command rm -f -- "$BURROW_SHELL_NONCE_FILE" 2>/dev/null
+  if [[ ! $__burrow_nonce =~ ^[0-9a-f]{16,128}$ ]]; then __burrow_nonce=''; fi
+fi
+builtin unset BURROW_SHELL_NONCE_FILE
 __burrow_login=${BURROW_SHELL_LOGIN-}
 builtin unset BURROW_SHELL_LOGIN
 
@@ -78,11 +87,11 @@ __burrow_report_cwd() {
 __burrow_precmd() {
   local st=$?
   if [[ $__burrow_ran == 1 ]]; then
-    builtin printf '\e]633;D;%s\a' "$st"
+    builtin printf '\e]633;D;%s;%s\a' "$st" "$__burrow_nonce"
     __burrow_ran=0
   fi
   __burrow_report_cwd
-  builtin printf '\e]633;A\a'
+  builtin printf '\e]633;A;%s\a' "$__burrow_nonce"
   # The user's prompt commands (and $? in their PS1) still see the command's status.
   builtin return "$st"
 }
@@ -109,12 +118,7 @@ __burrow_ps0_marks() {
 
 __burrow_print_command() {
   __burrow_escape "${1:0:__burrow_cmdline_max_chars}"
-  if [[ -n $__burrow_nonce ]]; then
-    builtin printf '\e]633;E;%s;%s\a' "$__burrow_escaped" "$__burrow_nonce"
-  else
-    builtin printf '\e]633;E;%s\a' "$__burrow_escaped"
-  fi
-  builtin printf '\e]633;C\a'
+  builtin printf '\e]633;E;%s;%s\a\e]633;C;%s\a' "$__burrow_escaped" "$__burrow_nonce" "$__burrow_nonce"
 }
 
 # DEBUG trap: for a line PS0 did not report, the first simple command after the prompt is the command

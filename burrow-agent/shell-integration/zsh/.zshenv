@@ -4,9 +4,16 @@
 # one; the last file zsh reads (.zshrc, or .zlogin for a login shell) leaves the user's ZDOTDIR in place.
 
 typeset -g __burrow_dir=$ZDOTDIR
-# The nonce proves a command line came from Burrow's hooks; no program the user runs may read it.
-typeset -g __burrow_nonce=${BURROW_SHELL_NONCE-}
-builtin unset BURROW_SHELL_NONCE
+# The nonce proves a mark came from Burrow's hooks; no program the user runs may read it. It comes in a one-time
+# file (src/shell-integration/nonce-file.ts), read and removed before any user file runs: the environment, which
+# every program of this user can read in /proc/<pid>/environ, only names the file.
+typeset -g __burrow_nonce=''
+if [[ -n ${BURROW_SHELL_NONCE_FILE-} ]]; then
+  IFS= builtin read -r __burrow_nonce < "$BURROW_SHELL_NONCE_FILE" 2>/dev/null
+  command rm -f -- "$BURROW_SHELL_NONCE_FILE" 2>/dev/null
+  if [[ ! $__burrow_nonce =~ '^[0-9a-f]{16,128}$' ]]; then __burrow_nonce=''; fi
+fi
+builtin unset BURROW_SHELL_NONCE_FILE
 if (( ${+BURROW_USER_ZDOTDIR} )); then
   typeset -g __burrow_user_zdotdir=$BURROW_USER_ZDOTDIR __burrow_had_zdotdir=1
 else

@@ -1,8 +1,10 @@
 # Burrow's zsh hooks, sourced after the user's .zshrc. They report prompts and commands with OSC 633 (VS Code's
-# shell integration sequences): A prompt start, B prompt end, E;<command line>;<nonce>, C command start,
-# D;<exit>, P;Cwd=<dir>, plus OSC 7 (file:// URL) for the working directory. Values use 633's escaping, which
-# Burrow's parser undoes (src/terminal/text-decoding.ts unescapeVscodeValue): `\` is `\\`, and `;` and control
-# characters are `\xHH`; other text (UTF-8 included) is sent as it is.
+# shell integration sequences), each signed with the session nonce as its last field (Burrow's parser takes
+# nothing else, src/terminal/shell-integration.ts): A;<nonce> prompt start, B prompt end (unsigned: it lives in
+# PS1), E;<command line>;<nonce>, C;<nonce> command start, D;<exit>;<nonce>, P;Cwd=<dir>, plus OSC 7 (file://
+# URL) for the working directory. Values use 633's escaping, which Burrow's parser undoes
+# (src/terminal/text-decoding.ts unescapeVscodeValue): `\` is `\\`, and `;` and control characters are `\xHH`;
+# other text (UTF-8 included) is sent as it is.
 
 # Command lines are cut to this many characters before escaping: at most 4 bytes each once escaped, so
 # `633;E;<line>;<nonce>` stays under the parser's OSC_MAX_BYTES (8192), and the parser keeps 2048 anyway.
@@ -59,11 +61,11 @@ __burrow_report_cwd() {
 __burrow_precmd() {
   local st=$?
   if (( __burrow_ran )); then
-    builtin printf '\e]633;D;%s\a' "$st"
+    builtin printf '\e]633;D;%s;%s\a' "$st" "$__burrow_nonce"
     __burrow_ran=0
   fi
   __burrow_report_cwd
-  builtin printf '\e]633;A\a'
+  builtin printf '\e]633;A;%s\a' "$__burrow_nonce"
   if [[ $PS1 != *$'\e]633;B\a%}' ]]; then PS1="$PS1"$'%{\e]633;B\a%}'; fi
   return $st
 }
@@ -72,12 +74,7 @@ __burrow_precmd() {
 __burrow_preexec() {
   local REPLY line=${1:-$3}
   __burrow_escape "${line[1,__burrow_cmdline_max_chars]}"
-  if [[ -n $__burrow_nonce ]]; then
-    builtin printf '\e]633;E;%s;%s\a' "$REPLY" "$__burrow_nonce"
-  else
-    builtin printf '\e]633;E;%s\a' "$REPLY"
-  fi
-  builtin printf '\e]633;C\a'
+  builtin printf '\e]633;E;%s;%s\a\e]633;C;%s\a' "$REPLY" "$__burrow_nonce" "$__burrow_nonce"
   __burrow_ran=1
 }
 

@@ -211,7 +211,7 @@ describe('never summon twice for an acknowledged state', () => {
 
 describe('command boundaries', () => {
   for (const [name, boundary] of [
-    ['commandStart', { type: 'command-start', commandLine: null, trusted: false }],
+    ['commandStart', { type: 'command-start', commandLine: null }],
     ['commandFinish', { type: 'command-end', exitCode: 0 }],
     ['promptStart', { type: 'prompt-start' }],
     ['promptEnd', { type: 'command-input-start' }],
@@ -448,7 +448,7 @@ describe('OSC 9;4 progress cycles', () => {
 
   it('silently ends a progress cycle the program abandoned', () => {
     for (const boundary of [
-      { type: 'command-start', commandLine: 'ls', trusted: true },
+      { type: 'command-start', commandLine: 'ls' },
       { type: 'command-end', exitCode: 0 },
       { type: 'prompt-start' },
     ] as const) {

@@ -59,7 +59,7 @@ export function createHarness(
       clock.advance(ms);
       return keep(engine.tick());
     },
-    start: (commandLine) => h.event({ type: 'command-start', commandLine, trusted: true }),
+    start: (commandLine) => h.event({ type: 'command-start', commandLine }),
     finish: (exitCode = 0) => h.event({ type: 'command-end', exitCode }),
     notify: (body, title = '') => h.event({ type: 'notify', source: 'osc9', title, body }),
     bell: () => h.event({ type: 'bell' }),

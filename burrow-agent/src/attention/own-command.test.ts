@@ -142,7 +142,7 @@ describe("a session's own command (burrow new -- CMD)", () => {
   it('a shell session dying answers died with the shell exit code and no command', () => {
     const s = ownSession(null);
     s.park('d', 'exit');
-    s.keep(s.engine.onTerminalEvent('s', { type: 'command-start', commandLine: 'sleep 9', trusted: true }));
+    s.keep(s.engine.onTerminalEvent('s', { type: 'command-start', commandLine: 'sleep 9' }));
     s.keep(s.engine.onTerminalEvent('s', { type: 'command-end', exitCode: 130 }));
     expect(s.results()).toMatchObject([{ cause: 'exit', exitCode: 130, command: 'sleep 9' }]);
     s.park('d2', 'exit');

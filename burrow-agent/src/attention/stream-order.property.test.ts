@@ -47,9 +47,9 @@ const piece = fc.oneof(
   },
   {
     arbitrary: fc.constantFrom(
-      `${ESC}]633;A${BEL}${ESC}]633;B${BEL}`,
-      `${ESC}]633;E;claude;${NONCE}${BEL}${ESC}]633;C${BEL}`,
-      `${ESC}]633;D;1${BEL}`,
+      `${ESC}]633;A;${NONCE}${BEL}${ESC}]633;B${BEL}`,
+      `${ESC}]633;E;claude;${NONCE}${BEL}${ESC}]633;C;${NONCE}${BEL}`,
+      `${ESC}]633;D;1;${NONCE}${BEL}`,
     ),
     weight: 1,
   },

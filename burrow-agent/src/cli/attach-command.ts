@@ -6,10 +6,10 @@
  */
 
 import { signalName } from '../attention-host/attention-host.js';
+import { printable } from '../text/printable.js';
 import { AttachInputFilter, DEFAULT_DETACH_KEY, type DetachKey } from './attach-input.js';
 import { connectDaemon } from './daemon-connection.js';
 import { ExitCode } from './exit-codes.js';
-import { printable } from './printable.js';
 
 const FOCUS_REPORTS_ON = '\x1b[?1004h';
 /**

@@ -5,11 +5,11 @@
 import type { AwaitCause } from '../attention/awaits.js';
 import { ALERT_SETTINGS_RANGES, type AlertSettings } from '../attention/settings.js';
 import { MAX_AWAIT_MS } from '../control/control-messages.js';
+import { printable, printableJson } from '../text/printable.js';
 import { DEFAULT_AWAIT_TIMEOUT_S, parseAwaitArgs } from './await-args.js';
 import type { Command, Invocation } from './commands.js';
 import { asCliError, connectDaemon } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { printable, printableJson } from './printable.js';
 import { type WatchableSession, type WatchTarget, watchTarget } from './watch-target.js';
 
 const json = { json: { type: 'boolean', default: false } } as const;
@@ -264,11 +264,13 @@ export const ATTENTION_COMMANDS: readonly Command[] = [
   },
   {
     name: 'settings',
-    summary: 'show or change alarm settings and the network policy',
+    summary: 'show or change alarm, recovery and network settings',
     usage: 'burrow settings [get [KEY]] [--json] | burrow settings set KEY VALUE',
     details:
       `Alarm keys: inactivityTimeoutMs (${rangeText('inactivityTimeoutMs')}), deferAlertsUntilQuiet, pushEnabled,\n` +
       `pushDelayMs (${rangeText('pushDelayMs')}). A value outside its range is refused, with the range.\n` +
+      'Recovery key: resumeAgentsAtStart (resume every resumable coding-agent session when the daemon\n' +
+      'starts; see `burrow resume`).\n' +
       'Network keys: direct (allowed | off: whether a paired phone on the same network may connect\n' +
       'directly, WebRTC, instead of through the relay; default allowed) and iceServers (none by default: no\n' +
       'STUN or TURN server is contacted; a comma-separated list of stun: URLs, or a JSON array of\n' +

@@ -5,8 +5,8 @@
  * daemon's ceiling.
  */
 import { MAX_AWAIT_MS } from '../control/control-messages.js';
+import { printable } from '../text/printable.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { printable } from './printable.js';
 
 /** Without --timeout, `burrow await` waits this long (an hour) before answering `timeout`. */
 export const DEFAULT_AWAIT_TIMEOUT_S = 60 * 60;

@@ -16,12 +16,12 @@ import { setupHint } from '../setup-agents/agents.js';
 import { setupCommand } from '../setup-agents/setup-command.js';
 import { sessionCommandLine } from '../shell-integration/session-command.js';
 import type { StorageHealthView } from '../state/storage-health.js';
+import { printable, printableJson } from '../text/printable.js';
 import { runAttach } from './attach-command.js';
 import { DETACH_KEY_ENV, DETACH_KEY_HELP, type DetachKey, parseDetachKey } from './attach-input.js';
 import { ATTENTION_COMMANDS } from './attention-commands.js';
 import { asCliError, connectDaemon, NOT_RUNNING_MESSAGE, stateDirOf } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { printable, printableJson } from './printable.js';
 import { REMOTE_COMMANDS } from './remote-commands.js';
 import { SERVICE_COMMANDS } from './service-commands.js';
 
@@ -83,6 +83,9 @@ type ListedSession = Omit<SessionInfo, 'status' | 'command'> & {
     /** What the screen said when it rang (issue 23). */
     readonly context?: string | null;
   } | null;
+  /** Agent recovery (src/recovery/): a restored session `burrow resume` can start again, and on what. */
+  readonly resumable?: boolean;
+  readonly recovery?: { readonly agent: string; readonly conversation: string } | null;
 };
 
 /** A listed session with every text field shown, never interpreted (printable.ts), for the table. */
@@ -103,6 +106,7 @@ function shownSession(s: ListedSession): ListedSession {
  */
 function stateText(s: ListedSession): string {
   if (s.state === 'running') return 'running';
+  if (s.resumable === true && s.recovery) return `resumable (${cell(s.recovery.agent, 16)})`;
   if (s.diedWithDaemon === true) return 'died with daemon';
   const signal = s.signal === null ? null : (signalName(s.signal) ?? `signal ${s.signal}`);
   const code = s.exitCode ?? (s.signal !== null ? 128 + s.signal : null);
@@ -355,6 +359,34 @@ export const COMMANDS: readonly Command[] = [
         inv.values.json
           ? printableJson(r.session)
           : `killed ${r.session.id} (${printable(r.session.name, 64)})`,
+      );
+      return ExitCode.Ok;
+    },
+  },
+  {
+    name: 'resume',
+    summary: "start a resumable session's coding agent on its conversation again",
+    usage: 'burrow resume SESSION [--json]',
+    details:
+      'A session that ran Claude Code, Codex, Gemini CLI or opencode when the daemon stopped is listed as\n' +
+      '"resumable": this starts the agent on the same conversation, in the same directory, under the same\n' +
+      'name and id. Its first line says which conversation. If the directory, the agent or the conversation\n' +
+      'is gone, nothing starts and the session stays listed (exit code 1). `burrow settings set\n' +
+      'resumeAgentsAtStart true` makes the daemon do this for every resumable session when it starts.',
+    options: { ...json },
+    positionals: [1, 1],
+    async run(inv) {
+      const r = (await call(inv, (c) => c.request('resume', { session: inv.positionals[0]! }))) as {
+        session: ListedSession;
+      };
+      const what = r.session.recovery
+        ? ` (${r.session.recovery.agent} conversation ${r.session.recovery.conversation})`
+        : '';
+      out(
+        inv,
+        inv.values.json
+          ? printableJson(r.session)
+          : `resumed ${r.session.id} (${printable(r.session.name, 64)})${printable(what, 200)}; \`burrow attach ${r.session.id}\` to see it`,
       );
       return ExitCode.Ok;
     },

@@ -6,9 +6,9 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { AGENT_VERSION } from '../daemon/daemon.js';
+import { printable, printableLines } from '../text/printable.js';
 import { type CliIo, COMMANDS, type Command } from './commands.js';
 import { CliError, EXIT_CODE_TABLE, ExitCode } from './exit-codes.js';
-import { printable, printableLines } from './printable.js';
 
 /**
  * Arguments that begin with '-' and still are values, never options: a device id (16 base64url characters,

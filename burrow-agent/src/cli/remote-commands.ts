@@ -14,10 +14,10 @@ import { enrollCommand } from '../remote-cli/enroll-command.js';
 import { type PairingPort, pairCommand } from '../remote-cli/pair-command.js';
 import { openStateStore } from '../state/burrow-state.js';
 import { ensureOwnerOnlyDir } from '../state/state-dir.js';
+import { printable, printableJson } from '../text/printable.js';
 import type { Command, Invocation } from './commands.js';
 import { asCliError, connectDaemon, stateDirOf } from './daemon-connection.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { printable, printableJson } from './printable.js';
 
 const json = { json: { type: 'boolean', default: false } } as const;
 

@@ -126,8 +126,8 @@ export const SERVICE_COMMANDS: readonly Command[] = [
     summary: 'restart the service so it runs the burrow installed now (after an upgrade)',
     usage: 'burrow restart-service [--yes] [--json]',
     details:
-      'Running sessions end with the daemon, so with any running this asks for --yes. Waits until the new\n' +
-      'daemon answers and prints its version.',
+      'Running sessions end with the daemon, so with any running this asks for --yes (coding-agent sessions\n' +
+      'come back resumable: `burrow resume`). Waits until the new daemon answers and prints its version.',
     options: { yes: { type: 'boolean', default: false }, ...json },
     positionals: [0, 0],
     async run(inv) {
@@ -136,7 +136,8 @@ export const SERVICE_COMMANDS: readonly Command[] = [
       if (before !== null && before.sessions.running > 0 && inv.values.yes !== true)
         throw new CliError(
           ExitCode.Conflict,
-          `the daemon has ${sessionsText(before.sessions.running)} (\`burrow ls\`), which end when it restarts;` +
+          `the daemon has ${sessionsText(before.sessions.running)} (\`burrow ls\`), which end when it restarts` +
+            ' (a Claude Code, Codex, Gemini CLI or opencode conversation can be resumed afterwards: `burrow resume`);' +
             ' run `burrow restart-service --yes` to restart anyway',
         );
       let r: ReturnType<typeof restartService>;

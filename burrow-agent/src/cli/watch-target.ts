@@ -7,8 +7,8 @@
  * running yet.
  */
 import { SESSION_ID_PATTERN } from '../session/session-id.js';
+import { printable } from '../text/printable.js';
 import { CliError, ExitCode } from './exit-codes.js';
-import { printable } from './printable.js';
 
 export interface WatchableSession {
   readonly id: string;

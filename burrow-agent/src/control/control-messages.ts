@@ -45,6 +45,8 @@ export const RequestParams = {
     rows: v.optional(rows),
   }),
   kill: v.strictObject({ session: ref }),
+  /** Start a resumable session's coding agent on its conversation again (src/recovery/). */
+  resume: v.strictObject({ session: ref }),
   rename: v.strictObject({ session: ref, name: v.pipe(v.string(), v.maxLength(MAX_REF_LENGTH)) }),
   attach: v.strictObject({
     session: ref,
@@ -104,7 +106,8 @@ export const StreamMessageSchema = v.variant('type', [
 ]);
 export type StreamMessage = v.InferOutput<typeof StreamMessageSchema>;
 
-export type ErrorCode = 'bad-request' | 'not-found' | 'conflict' | 'internal';
+/** `failed`: understood, but it could not be done; the message says why and what to do (nothing changed). */
+export type ErrorCode = 'bad-request' | 'not-found' | 'conflict' | 'failed' | 'internal';
 
 export type Response =
   | { readonly id: number; readonly ok: true; readonly result: unknown }

@@ -6,6 +6,7 @@ import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
+import { RecoveryError } from '../recovery/recovery-error.js';
 import type { Logger } from '../session/activity.js';
 import type { SessionInfo } from '../session/session.js';
 import { ConflictError, NotFoundError } from '../session/session-errors.js';
@@ -381,6 +382,7 @@ class Connection {
 function errorOf(err: unknown): { code: ErrorCode; message: string } {
   if (err instanceof NotFoundError) return { code: 'not-found', message: err.message };
   if (err instanceof ConflictError) return { code: 'conflict', message: err.message };
+  if (err instanceof RecoveryError) return { code: 'failed', message: err.message };
   if (err instanceof RangeError || err instanceof TypeError)
     return { code: 'bad-request', message: err.message };
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };

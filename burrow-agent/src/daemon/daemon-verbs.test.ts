@@ -5,7 +5,12 @@ import type { RemoteService } from '../remote/remote-service.js';
 import type { SessionInfo } from '../session/session.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { pushReasonOf } from './daemon.js';
-import { type AttentionVerbsHost, daemonVerbs, describeSession } from './daemon-verbs.js';
+import {
+  type AttentionVerbsHost,
+  daemonVerbs,
+  describeSession,
+  type RecoveryVerbsHost,
+} from './daemon-verbs.js';
 
 function fixture() {
   const log: string[] = [];
@@ -35,7 +40,33 @@ function fixture() {
     removeWatchRule: () => [],
   };
   const ctx = { realmId: 'r', signal: new AbortController().signal };
-  return { verbs: daemonVerbs(remote, registry, host), log, ctx };
+  let resumeAtStart = false;
+  const recovery: RecoveryVerbsHost = {
+    resume: async (ref) => {
+      log.push(`resume ${ref}`);
+      return {
+        id: 'abcdefgh',
+        name: 'agent',
+        command: ['claude'],
+        status: 'running',
+      } as unknown as SessionInfo;
+    },
+    recordOf: () => null,
+    settings: {
+      get resumeAgentsAtStart() {
+        return resumeAtStart;
+      },
+      setResumeAgentsAtStart: (v) => {
+        resumeAtStart = v;
+      },
+    },
+  };
+  return {
+    verbs: daemonVerbs(remote, registry, host),
+    withRecovery: daemonVerbs(remote, registry, host, recovery),
+    log,
+    ctx,
+  };
 }
 
 describe('daemonVerbs', () => {
@@ -75,6 +106,29 @@ describe('daemonVerbs', () => {
   });
 });
 
+describe('daemonVerbs: agent recovery', () => {
+  it('`burrow settings` shows and sets resumeAgentsAtStart beside the alarm settings (a boolean only)', async () => {
+    const { withRecovery, ctx } = fixture();
+    await expect(withRecovery.handle('settings-get', {}, ctx)).resolves.toMatchObject({
+      settings: { pushEnabled: true, resumeAgentsAtStart: false },
+    });
+    await expect(
+      withRecovery.handle('settings-set', { key: 'resumeAgentsAtStart', value: true }, ctx),
+    ).resolves.toMatchObject({ settings: { resumeAgentsAtStart: true, pushEnabled: true } });
+    await expect(
+      withRecovery.handle('settings-set', { key: 'resumeAgentsAtStart', value: 1 }, ctx),
+    ).rejects.toThrow(TypeError);
+  });
+  it('`resume` goes to recovery and answers the session as `ls` lists it; without recovery it is refused', async () => {
+    const { verbs, withRecovery, log, ctx } = fixture();
+    await expect(withRecovery.handle('resume', { session: 'agent' }, ctx)).resolves.toMatchObject({
+      session: { id: 'abcdefgh', resumable: false, recovery: null },
+    });
+    expect(log).toEqual(['resume agent']);
+    await expect(verbs.handle('resume', { session: 'agent' }, ctx)).rejects.toThrow(RangeError);
+  });
+});
+
 describe('describeSession and pushReasonOf', () => {
   const info: SessionInfo = {
     id: 's1',
@@ -96,9 +150,34 @@ describe('describeSession and pushReasonOf', () => {
     expect(describeSession(info, null)).toEqual({
       state: 'exited',
       argv: ['/bin/sh', '-c', 'make'],
+      resumable: false,
+      recovery: null,
       status: null,
       command: '/bin/sh -c make',
     });
+  });
+  it("shows a resumable session's agent and conversation, never the environment it would run with", () => {
+    const record = {
+      agent: 'claude' as const,
+      conversation: '7729da4a-f847-4916-a62c-20aca223ae86',
+      transcript: '/home/u/.claude/projects/-w/7729da4a-f847-4916-a62c-20aca223ae86.jsonl',
+      program: '/usr/bin/claude',
+      args: ['--model', 'opus'],
+      env: { ANTHROPIC_API_KEY: 'sk-secret' },
+      cwd: '/w',
+      capturedAt: 1,
+    };
+    const restored = {
+      ...info,
+      diedWithDaemon: true,
+      resumable: { agent: 'claude', conversation: record.conversation },
+    };
+    const row = describeSession(restored, null, record);
+    expect(row).toMatchObject({
+      resumable: true,
+      recovery: { agent: 'claude', conversation: record.conversation },
+    });
+    expect(JSON.stringify(row)).not.toContain('sk-secret');
   });
   it('picks the fixed push body by what rang', () => {
     expect(pushReasonOf({ exited: true, notification: null, watchKey: 'claude' })).toBe('exit');

@@ -11,6 +11,8 @@ import { ALERT_SETTINGS_RANGES, type AlertSettings } from '../attention/settings
 import type { DeviceRowResult, Params } from '../control/control-messages.js';
 import type { DaemonVerbs } from '../control/daemon-verbs.js';
 import type { PushSendReport } from '../push/push-sender.js';
+import { type RecoveryRecord, recoveryView } from '../recovery/recovery-record.js';
+import { RESUME_SETTING } from '../recovery/recovery-settings.js';
 import type { RemoteService } from '../remote/remote-service.js';
 import type { SessionInfo } from '../session/session.js';
 import type { SessionRegistry } from '../session/session-registry.js';
@@ -57,6 +59,25 @@ export interface AttentionVerbsHost {
   removeWatchRule(rule: string): readonly string[];
 }
 
+/** Agent recovery as the CLI verbs use it (src/recovery/): `resume`, the list's conversation, one setting. */
+export interface RecoveryVerbsHost {
+  resume(ref: string): Promise<SessionInfo>;
+  /** The conversation a session would be resumed on (running: captured so far; restored: remembered). */
+  recordOf(sessionId: string): RecoveryRecord | null;
+  readonly settings: {
+    readonly resumeAgentsAtStart: boolean;
+    setResumeAgentsAtStart(value: boolean): void;
+  };
+}
+
+/** `burrow settings`: the alarm settings and the recovery setting, one flat object. */
+function allSettings(attention: AttentionVerbsHost, recovery: RecoveryVerbsHost | undefined) {
+  const alert = attention.settings();
+  return recovery === undefined
+    ? alert
+    : { ...alert, [RESUME_SETTING]: recovery.settings.resumeAgentsAtStart };
+}
+
 /** `burrow settings set KEY VALUE` accepts exactly the alarm settings' own keys. */
 function settingsPatch(current: AlertSettings, key: string, value: boolean | number): Partial<AlertSettings> {
   if (!Object.hasOwn(current, key))
@@ -83,8 +104,15 @@ const TODO_VERBS = { on: 'todo-on', off: 'todo-off', toggle: 'todo-toggle' } as 
 export function describeSession(
   session: SessionInfo,
   view: SessionAlertView | null,
+  recovery: RecoveryRecord | null = null,
 ): Record<string, unknown> {
-  const renamed = { state: session.status, argv: session.command };
+  // `recovery`: the coding-agent conversation it is in (or was, for a resumable one); never its environment.
+  const renamed = {
+    state: session.status,
+    argv: session.command,
+    resumable: session.resumable !== undefined,
+    recovery: recovery === null ? null : recoveryView(recovery),
+  };
   if (view === null) return { ...renamed, status: null, command: session.command.join(' ') };
   return {
     ...renamed,
@@ -107,12 +135,13 @@ export function daemonVerbs(
   remote: RemoteService,
   registry: SessionRegistry,
   attention: AttentionVerbsHost,
+  recovery?: RecoveryVerbsHost,
 ): DaemonVerbs {
   const sessionId = (ref: string) => registry.get(ref).id;
   /** Which `burrow pair` holds the open offer (each new one replaces the last). */
   let pairingGeneration = 0;
   return {
-    describe: (s) => describeSession(s, attention.view(s.id)),
+    describe: (s) => describeSession(s, attention.view(s.id), recovery?.recordOf(s.id) ?? null),
     realmGone: (realmId) => attention.realmGone(realmId),
     async handle(method, params, ctx) {
       switch (method) {
@@ -145,10 +174,24 @@ export function daemonVerbs(
         case 'watch-remove':
           return { rules: attention.removeWatchRule((params as Params<'watch-remove'>).key) };
         case 'settings-get':
-          return { settings: attention.settings() };
+          return { settings: allSettings(attention, recovery) };
         case 'settings-set': {
           const p = params as Params<'settings-set'>;
-          return { settings: attention.updateSettings(settingsPatch(attention.settings(), p.key, p.value)) };
+          if (recovery !== undefined && p.key === RESUME_SETTING) {
+            if (typeof p.value !== 'boolean') throw new TypeError(`${RESUME_SETTING} takes a boolean`);
+            recovery.settings.setResumeAgentsAtStart(p.value);
+          } else attention.updateSettings(settingsPatch(attention.settings(), p.key, p.value));
+          return { settings: allSettings(attention, recovery) };
+        }
+        case 'resume': {
+          if (recovery === undefined) throw new RangeError('this daemon cannot resume sessions');
+          const info = await recovery.resume((params as Params<'resume'>).session);
+          return {
+            session: {
+              ...info,
+              ...describeSession(info, attention.view(info.id), recovery.recordOf(info.id)),
+            },
+          };
         }
         case 'network-policy-get':
           return { policy: remote.network.get() };

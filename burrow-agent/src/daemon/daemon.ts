@@ -2,8 +2,9 @@
  * `burrow daemon`: owns the sessions, the control socket, the attention host and the remote side (relay link,
  * pairing, devices, push) (DESIGN §6). Shutdown is idempotent and ordered (standalone-host-spec "Shutdown"):
  * stop accepting and close every local viewer, then the relay link (phones hear `shutting down`), then the
- * session roster (sessions.json keeps the list for the next start), the attention host (flushes attention.json,
- * cancels awaits), then hooks registered by callers, then end every PTY.
+ * session roster (sessions.json keeps the list for the next start — after one last look at which coding-agent
+ * conversations the sessions are in, src/recovery/), the attention host (flushes attention.json, cancels
+ * awaits), then hooks registered by callers, then end every PTY.
  */
 import { hostname } from 'node:os';
 import { isValidWatchRule } from '../attention/watch-rules.js';
@@ -15,6 +16,8 @@ import { assertNoDaemonOn, ControlServer } from '../control/control-server.js';
 import { loadOrCreateControlToken } from '../control/control-token.js';
 import { AGENT_VERSION, PROGRAM_ROOT, versionOnDisk } from '../program/program.js';
 import { type PushReason, pushBodyOf } from '../push/push-payload.js';
+import { AgentRecovery } from '../recovery/agent-recovery.js';
+import { RecoverySettings } from '../recovery/recovery-settings.js';
 import { RemoteService } from '../remote/remote-service.js';
 import { setScreenWorkerLog } from '../screen/worker-screen-host.js';
 import type { Logger } from '../session/activity.js';
@@ -46,6 +49,7 @@ export type DaemonStatus = StatusResult & {
 export interface RunningDaemon {
   readonly registry: SessionRegistry;
   readonly attention: AttentionHost;
+  readonly recovery: AgentRecovery;
   readonly remote: RemoteService;
   readonly socketPath: string;
   /** burrow.json as read at start (RemoteService owns it afterwards: ask it, not this, for current state). */
@@ -80,6 +84,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
   const stateStore = openStateStore(opts.stateDir);
   const state = stateStore.load();
   const settings = openSettingsStore(opts.stateDir).load();
+  const recoverySettings = new RecoverySettings(opts.stateDir);
   const token = loadOrCreateControlToken(opts.stateDir);
   const socketPath = controlSocketPath(opts.stateDir);
   // Before the attention host reads (and may later write) attention.json: it belongs to a running daemon.
@@ -117,11 +122,21 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     },
   });
   // After the attention host, which brings back the sessions holding a TODO: the roster adds the rest.
-  const roster = new SessionRoster(opts.stateDir, registry, opts.log);
+  let recovery: AgentRecovery | undefined;
+  const roster = new SessionRoster(opts.stateDir, registry, opts.log, (id) => recovery?.lookup(id) ?? null);
+  recovery = new AgentRecovery({
+    registry,
+    env: opts.env,
+    log: opts.log,
+    now,
+    onChange: () => roster.schedule(),
+  });
+  const agents = recovery;
   try {
     const back = roster.restore();
     if (back > 0) opts.log('info', `${back} session(s) of the previous daemon listed as ended`);
   } catch (err) {
+    agents.close();
     roster.dispose();
     attention.dispose();
     throw err;
@@ -139,6 +154,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       watchRules: () => attention.watchRules(),
       setWatchRules: (rules) => replaceWatchRules(attention, rules),
     },
+    resume: (ref) => agents.resume(ref),
   });
   const service = remote;
   const storage = startStorageWatch({ stateDir: opts.stateDir, now, log: opts.log });
@@ -176,19 +192,30 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
     token,
     registry,
     status,
-    verbs: daemonVerbs(service, registry, attention),
+    verbs: daemonVerbs(service, registry, attention, {
+      resume: (ref) => agents.resume(ref),
+      recordOf: (id) => agents.lookup(id),
+      settings: recoverySettings,
+    }),
     log: opts.log,
   });
   try {
     await control.listen();
   } catch (err) {
     storage.stop();
+    agents.close();
     roster.dispose();
     attention.dispose();
     throw unwritableDirError(err, opts.stateDir, socketPath, now());
   }
   service.start();
+  agents.start();
   opts.log('info', `burrow daemon ${AGENT_VERSION} (pid ${process.pid}) listening on ${socketPath}`);
+  if (recoverySettings.resumeAgentsAtStart) {
+    void agents.resumeAll().then((n) => {
+      if (n > 0) opts.log('info', `recovery: ${n} coding-agent session(s) resumed (resumeAgentsAtStart)`);
+    });
+  }
 
   const hooks: Array<() => Promise<void> | void> = [];
   let stopping: Promise<void> | undefined;
@@ -197,7 +224,10 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
       opts.log('info', 'shutting down');
       await control.close();
       service.stop();
-      // Before the PTYs end: the sessions stay remembered, so after a reboot they are listed as ended.
+      // Before the PTYs end: which conversation each agent is in right now, then the sessions stay remembered,
+      // so after a reboot they are listed as ended — or resumable.
+      agents.captureAll();
+      agents.close();
       roster.close();
       attention.dispose();
       for (const hook of hooks) {
@@ -218,6 +248,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<RunningDaemon> {
   return {
     registry,
     attention,
+    recovery: agents,
     remote: service,
     socketPath,
     state,

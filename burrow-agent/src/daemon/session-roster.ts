@@ -12,6 +12,7 @@
  */
 import { join } from 'node:path';
 import * as v from 'valibot';
+import { type RecoveryRecord, RecoveryRecordSchema } from '../recovery/recovery-record.js';
 import type { Logger } from '../session/activity.js';
 import type { SessionInfo } from '../session/session.js';
 import { SESSION_ID_PATTERN } from '../session/session-id.js';
@@ -46,6 +47,8 @@ const RememberedSchema = v.strictObject({
   /** How it ended before the daemon went, if it had; both null while it was running (it died with it). */
   exitCode: v.nullable(v.pipe(v.number(), v.integer())),
   signal: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  /** While it ran a coding agent: how to resume the agent's conversation (src/recovery/). Absent otherwise. */
+  recovery: v.optional(RecoveryRecordSchema),
 });
 
 const RosterFileSchema = v.strictObject({
@@ -76,9 +79,14 @@ function boundCommand(command: readonly string[], max: number): string[] {
   return out;
 }
 
+/** A session's agent-recovery record, if it has one (live: the last capture; restored: what it came back with). */
+export type RecoveryLookup = (sessionId: string) => RecoveryRecord | null;
+
 /** What is remembered of one listed session (pure; bounded). */
-export function rememberedOf(info: SessionInfo): RememberedSession {
+export function rememberedOf(info: SessionInfo, recoveryOf?: RecoveryLookup): RememberedSession {
   const ended = info.status === 'exited' && info.diedWithDaemon !== true;
+  // Only a session that would die with the daemon (or did) comes back resumable; one that ended did not.
+  const recovery = ended ? null : (recoveryOf?.(info.id) ?? null);
   return {
     id: info.id,
     name: info.name.slice(0, MAX_REMEMBERED_NAME_CHARS) || info.id,
@@ -87,6 +95,7 @@ export function rememberedOf(info: SessionInfo): RememberedSession {
     createdAt: Math.max(0, Math.round(info.createdAt)),
     exitCode: ended ? info.exitCode : null,
     signal: ended ? info.signal : null,
+    ...(recovery !== null ? { recovery } : {}),
   };
 }
 
@@ -99,9 +108,9 @@ const fileBytes = (sessions: RememberedSession[]) =>
  * MAX_STATE_FILE_BYTES even when every character needs a \u escape; should that ever change, the oldest go
  * first until it fits, rather than the write failing.
  */
-export function rosterOf(list: readonly SessionInfo[]): RememberedSession[] {
+export function rosterOf(list: readonly SessionInfo[], recoveryOf?: RecoveryLookup): RememberedSession[] {
   const newest = [...list].sort((a, b) => a.createdAt - b.createdAt).slice(-MAX_REMEMBERED_SESSIONS);
-  const out = newest.map(rememberedOf);
+  const out = newest.map((info) => rememberedOf(info, recoveryOf));
   while (out.length > 0 && fileBytes(out) > MAX_STATE_FILE_BYTES) out.shift();
   return out;
 }
@@ -118,11 +127,14 @@ export class SessionRoster {
   #failing = false;
   #closed = false;
   readonly #unsubscribe: () => void;
+  readonly #recoveryOf: RecoveryLookup | undefined;
 
-  constructor(stateDir: string, registry: SessionRegistry, log: Logger) {
+  /** `recoveryOf`: the agent-recovery records to remember with the sessions (src/recovery/); none if absent. */
+  constructor(stateDir: string, registry: SessionRegistry, log: Logger, recoveryOf?: RecoveryLookup) {
     this.#store = openRosterStore(stateDir);
     this.#registry = registry;
     this.#log = log;
+    this.#recoveryOf = recoveryOf;
     this.#unsubscribe = registry.onListChange(() => this.schedule());
   }
 
@@ -135,7 +147,11 @@ export class SessionRoster {
     const listed = new Set(this.#registry.list().map((s) => s.id));
     let restored = 0;
     for (const entry of saved.sessions) {
-      if (listed.has(entry.id)) continue;
+      if (listed.has(entry.id)) {
+        // Listed already by the attention host (it held a TODO): it stays resumable all the same.
+        if (entry.recovery !== undefined) this.#registry.setRestoredRecovery(entry.id, entry.recovery);
+        continue;
+      }
       try {
         this.#registry.restoreExited(entry);
         listed.add(entry.id);
@@ -173,7 +189,7 @@ export class SessionRoster {
 
   /** True when the file holds the current list afterwards (a failure is retried by the scheduler). */
   #write(): boolean {
-    const sessions = rosterOf(this.#registry.list());
+    const sessions = rosterOf(this.#registry.list(), this.#recoveryOf);
     const json = JSON.stringify(sessions);
     if (json === this.#lastWritten) return true;
     try {

@@ -1,3 +1,5 @@
+import { hkdfSync } from 'node:crypto';
+import { hmacHash } from '@burrow/crypto';
 import {
   type BurrowMessage,
   decodeBurrowMessage,
@@ -9,7 +11,7 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyPushOutcome } from './push-outcome.js';
-import { PUSH_BODIES, pushTopicFor } from './push-payload.js';
+import { PUSH_BODIES, pushTopicFor, pushTopicKey } from './push-payload.js';
 
 const id = (n: number) => encodeBase64url(new Uint8Array(16).fill(n));
 
@@ -75,5 +77,20 @@ describe('push payload', () => {
     expect(pushTopicFor(key, 'abd')).not.toBe(t);
     expect(pushTopicFor(new Uint8Array(32).fill(8), 'abc')).not.toBe(t);
     expect(t).not.toContain('abc');
+  });
+
+  it('topic: keyed by an HKDF-SHA256 key of the static key, never by the X25519 private key itself (24.8)', () => {
+    const key = new Uint8Array(32).fill(7);
+    const data = new Uint8Array([
+      ...new TextEncoder().encode('burrow push topic\0'),
+      ...new TextEncoder().encode('abc'),
+    ]);
+    // RFC 5869 with node's own implementation: the Topic key, then the Topic.
+    const topicKey = new Uint8Array(
+      hkdfSync('sha256', key, new Uint8Array(0), 'burrow push topic key v1', 32),
+    );
+    expect(pushTopicKey(key)).toEqual(topicKey);
+    expect(pushTopicFor(key, 'abc')).toBe(encodeBase64url(hmacHash(topicKey, data).slice(0, 24)));
+    expect(pushTopicFor(key, 'abc')).not.toBe(encodeBase64url(hmacHash(key, data).slice(0, 24)));
   });
 });

@@ -3,6 +3,7 @@ import { RELAY_TICKET_EPOCH_MS, relayTicket, relayTicketEpoch } from '@burrow/cr
 import { decodeBase64url, encodeBase64url, MAX_RELAY_TICKET_DEVICES } from '@burrow/protocol';
 import { describe, expect, it } from 'vitest';
 import {
+  pairingTicketHashes,
   RelayTicketPublisher,
   relayTicketHashes,
   TICKET_EPOCH_MARGIN_MS,
@@ -66,15 +67,19 @@ describe('RelayTicketPublisher', () => {
   function setup(fail: () => boolean = () => false) {
     const clock = fakeTimers(T0);
     const published: string[][] = [];
+    const pairingPublished: string[][] = [];
     const logs: string[] = [];
     let psks: Uint8Array[] = [psk(1)];
+    let secrets: Uint8Array[] = [];
     let release: (() => void) | null = null;
     let hold = false;
     const publisher = new RelayTicketPublisher({
       burrowId: BURROW_ID,
       psks: () => psks,
-      publish: (hashes) => {
+      pairingSecrets: () => secrets,
+      publish: (hashes, pairing) => {
         published.push([...hashes]);
+        pairingPublished.push([...pairing]);
         if (hold) return new Promise<void>((r) => (release = r));
         return fail() ? Promise.reject(new Error('relay down')) : Promise.resolve();
       },
@@ -84,9 +89,11 @@ describe('RelayTicketPublisher', () => {
     return {
       clock,
       published,
+      pairingPublished,
       logs,
       publisher,
       setPsks: (p: Uint8Array[]) => (psks = p),
+      setSecrets: (p: Uint8Array[]) => (secrets = p),
       holdNext: () => (hold = true),
       releaseHeld: () => {
         hold = false;
@@ -125,6 +132,35 @@ describe('RelayTicketPublisher', () => {
     publisher.devicesChanged();
     await clock.advance(0);
     expect(published[2]).toEqual(relayTicketHashes([psk(2)], BURROW_ID, T0));
+  });
+
+  it("publishes the open pairing link's ticket hash, and says when a set holding a change is at the relay (24.5)", async () => {
+    const { clock, pairingPublished, publisher, setSecrets, holdNext, releaseHeld } = setup();
+    publisher.start();
+    await clock.advance(0);
+    expect(pairingPublished).toEqual([[]]);
+    const secret = new Uint8Array(32).fill(5);
+    // `burrow pair` opens while a publish is in flight: the answer waits for the publish that holds the link.
+    holdNext();
+    publisher.devicesChanged();
+    setSecrets([secret]);
+    let published: boolean | null = null;
+    const answer = publisher.changed().then((v) => {
+      published = v;
+      return v;
+    });
+    await clock.advance(0);
+    expect(published).toBeNull();
+    releaseHeld();
+    expect(await answer).toBe(true);
+    expect(pairingPublished.at(-1)).toEqual(pairingTicketHashes([secret], BURROW_ID));
+    expect(pairingTicketHashes([secret], BURROW_ID)[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The link is used or cancelled: the next set drops it.
+    setSecrets([]);
+    expect(await publisher.changed()).toBe(true);
+    expect(pairingPublished.at(-1)).toEqual([]);
+    publisher.stop();
+    expect(await publisher.changed()).toBe(false);
   });
 
   it('retries a failed publish and logs the reason once', async () => {

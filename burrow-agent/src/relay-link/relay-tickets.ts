@@ -10,9 +10,13 @@
  * after every epoch boundary (the set then covers the new previous/current/next), and at once when a phone is
  * paired or revoked. A failed publish is retried after TICKET_RETRY_MS. The last published set covers one
  * more epoch, so phones keep getting in meanwhile; without any set, phones simply use the shared bucket.
+ *
+ * While `burrow pair` is open the set also holds the hash of that link's pairing ticket (issue 24.5,
+ * RL-TICKET-5; `@burrow/crypto` `pairingTicket`), so the phone answering the link gets its own budget at the
+ * relay. `changed()` publishes at once and says when a set holding the change is at the relay.
  */
 import { createHash } from 'node:crypto';
-import { RELAY_TICKET_EPOCH_MS, relayTicket, relayTicketEpoch } from '@burrow/crypto';
+import { pairingTicket, RELAY_TICKET_EPOCH_MS, relayTicket, relayTicketEpoch } from '@burrow/crypto';
 import {
   decodeBase64url,
   encodeBase64url,
@@ -45,12 +49,22 @@ export function relayTicketHashes(psks: readonly Uint8Array[], burrowId: string,
   return [...hashes].sort();
 }
 
+/** The hashes of the pairing tickets of the open links with `secrets` (at most one is open). */
+export function pairingTicketHashes(secrets: readonly Uint8Array[], burrowId: string): string[] {
+  const id = decodeBase64url(burrowId);
+  return secrets.map((secret) =>
+    encodeBase64url(createHash('sha256').update(pairingTicket(secret, id)).digest()),
+  );
+}
+
 export interface RelayTicketPublisherOptions {
   readonly burrowId: string;
   /** Every paired phone's psk, read at publish time (a revocation takes effect at the next publish). */
   readonly psks: () => readonly Uint8Array[];
+  /** The open pairing link's secret, if `burrow pair` is open (read at publish time). */
+  readonly pairingSecrets?: () => readonly Uint8Array[];
   /** `PUT /v1/burrows/:id/tickets`; rejects when the relay refused or could not be reached. */
-  readonly publish: (hashes: readonly string[]) => Promise<void>;
+  readonly publish: (hashes: readonly string[], pairingHashes: readonly string[]) => Promise<void>;
   readonly timers: LinkTimers;
   readonly log: (line: string) => void;
 }
@@ -63,9 +77,24 @@ export class RelayTicketPublisher {
   /** Devices changed while a publish was in flight: publish again once it ends. */
   #again = false;
   #lastError: string | null = null;
+  /** Callers of `changed()` waiting for a publish that started after their change. */
+  #waiting: ((published: boolean) => void)[] = [];
+  /** Those whose change the publish in flight already holds. */
+  #inFlightWaiting: ((published: boolean) => void)[] = [];
 
   constructor(options: RelayTicketPublisherOptions) {
     this.#o = options;
+  }
+
+  /**
+   * Devices or the pairing offer changed: publish now (or right after the publish in flight). Resolves true
+   * once a set holding the change is at the relay, false when that publish failed or the publisher stopped.
+   */
+  changed(): Promise<boolean> {
+    if (!this.#running) return Promise.resolve(false);
+    const settled = new Promise<boolean>((resolve) => this.#waiting.push(resolve));
+    this.devicesChanged();
+    return settled;
   }
 
   /** Publishes now, and from then on at every epoch boundary. */
@@ -78,6 +107,9 @@ export class RelayTicketPublisher {
   stop(): void {
     this.#running = false;
     this.#clearTimer();
+    for (const resolve of [...this.#inFlightWaiting, ...this.#waiting]) resolve(false);
+    this.#inFlightWaiting = [];
+    this.#waiting = [];
   }
 
   /** A phone was paired or revoked: publish the new set now. */
@@ -91,15 +123,19 @@ export class RelayTicketPublisher {
     this.#clearTimer();
     this.#inFlight = true;
     this.#again = false;
+    this.#inFlightWaiting.push(...this.#waiting);
+    this.#waiting = [];
     const now = this.#o.timers.now();
     let hashes: string[];
+    let pairing: string[];
     try {
       hashes = relayTicketHashes(this.#o.psks(), this.#o.burrowId, now);
+      pairing = pairingTicketHashes(this.#o.pairingSecrets?.() ?? [], this.#o.burrowId);
     } catch (error) {
       this.#settled(false, (error as Error).message);
       return;
     }
-    this.#o.publish(hashes).then(
+    this.#o.publish(hashes, pairing).then(
       () => this.#settled(true, null),
       (error: unknown) => this.#settled(false, (error as Error).message),
     );
@@ -107,6 +143,8 @@ export class RelayTicketPublisher {
 
   #settled(ok: boolean, error: string | null): void {
     this.#inFlight = false;
+    for (const resolve of this.#inFlightWaiting) resolve(ok);
+    this.#inFlightWaiting = [];
     if (!this.#running) return;
     if (!ok && error !== this.#lastError) this.#o.log(`relay tickets: could not publish: ${error}`);
     this.#lastError = ok ? null : error;

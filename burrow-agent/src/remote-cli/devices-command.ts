@@ -2,8 +2,9 @@
  * `burrow devices [--json]` and `burrow devices revoke <id>` (DESIGN §2, §6). `port` reaches the daemon's
  * RemoteService (revocation must close live connections, which only the daemon holds).
  */
-import { printable, printableJson } from '../cli/printable.js';
+
 import type { DeviceView } from '../devices/device-registry.js';
+import { printable, printableJson } from '../text/printable.js';
 
 /** A paired device as listed; the push fields come from the relay's delivery list (null: not asked / unknown). */
 export type DeviceListing = Omit<DeviceView, 'deliveryId'> & {

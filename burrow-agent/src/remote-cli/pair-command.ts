@@ -3,10 +3,11 @@
  * 6-digit code and ask the owner to compare it (y/N; `--yes` accepts without asking, for scripts), then say
  * how it ended. Runs in the CLI process; `port` reaches the daemon's RemoteService over the control socket.
  */
-import { printable } from '../cli/printable.js';
+
 import { pairingQrText } from '../pairing/pairing-link.js';
 import type { PairingResult, PairRequest } from '../remote/remote-endpoint.js';
 import type { PairingStarted } from '../remote/remote-service.js';
+import { printable } from '../text/printable.js';
 
 export interface PairArgs {
   readonly label: string | null;

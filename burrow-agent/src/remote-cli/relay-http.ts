@@ -113,15 +113,19 @@ export class HttpDeliveryRegistrar implements DeliveryRegistrar {
   }
 }
 
-/** `PUT /v1/burrows/:id/tickets`: replaces the ticket hashes the relay holds for this Burrow (RL-TICKET-2). */
+/**
+ * `PUT /v1/burrows/:id/tickets`: replaces the ticket hashes the relay holds for this Burrow (RL-TICKET-2), the
+ * open pairing link's among them (RL-TICKET-5).
+ */
 export async function putRelayTickets(
   relayUrl: string,
   burrowId: string,
   burrowToken: string,
   hashes: readonly string[],
   fetchFn: Fetch = fetch,
+  pairingHashes: readonly string[] = [],
 ): Promise<void> {
-  const body: RelayTicketSet = { ticketHashes: hashes };
+  const body: RelayTicketSet = { ticketHashes: hashes, pairingTicketHashes: pairingHashes };
   await call(fetchFn, `${base(relayUrl)}/v1/burrows/${burrowId}/tickets`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${burrowToken}`, 'content-type': 'application/json' },

@@ -1,9 +1,16 @@
-import { CloseCode, ErrorCode, encodeClientMessage } from '@burrow/protocol';
+import {
+  CloseCode,
+  ErrorCode,
+  encodeClientMessage,
+  INPUT_CHUNK_BYTES,
+  INPUT_WINDOW_BYTES,
+} from '@burrow/protocol';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiConnectionRig, disposeRigs, RIG_DELIVERY_ID } from '../../test/api-connection-rig.js';
 import { QUIET_PUBLIC_STATE } from '../attention-host/public-state.js';
-import { PHONE_SILENCE_CLOSE_MS } from './api-connection.js';
+import { MAX_VIEWERS_PER_SESSION } from '../viewer/viewer.js';
+import { INPUT_ACK_EVERY_BYTES, PHONE_SILENCE_CLOSE_MS } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import type { RemoteSettingsPort } from './remote-settings-port.js';
 
@@ -157,6 +164,72 @@ describe('ApiConnection directory on list changes (issue 17 item 7)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('ApiConnection input-ack (R-FLOW-2, issue 24.8)', () => {
+  const chunk = (n: number) => new Uint8Array(INPUT_CHUNK_BYTES).fill(0x61 + (n % 26));
+  const acks = (c: ReturnType<typeof connection>) =>
+    c.sent.filter((m) => m.type === 'input-ack').map((m) => (m as { received: number }).received);
+
+  it('acknowledges input every INPUT_ACK_EVERY_BYTES while the program keeps up', async () => {
+    const c = connection();
+    c.api.receive(hello);
+    const s = c.registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'stty raw -echo; cat > /dev/null'] });
+    c.api.receive(frame({ type: 'attach', rid: 5, session: s.id, cols: 80, rows: 24 }));
+    await new Promise((r) => setTimeout(r, 300));
+    for (let i = 0; i < 4; i++)
+      c.api.receive(frame({ type: 'input', session: s.id, kind: 'user', data: chunk(i) }));
+    expect(acks(c)).toEqual([INPUT_ACK_EVERY_BYTES, 2 * INPUT_ACK_EVERY_BYTES]);
+    c.api.dispose();
+  });
+
+  it('holds the acknowledgement while the program leaves INPUT_WINDOW_BYTES unread, and gives it when the input is gone', async () => {
+    const c = connection();
+    c.api.receive(hello);
+    const s = c.registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'stty raw -echo; sleep 30'] });
+    c.api.receive(frame({ type: 'attach', rid: 6, session: s.id, cols: 80, rows: 24 }));
+    await new Promise((r) => setTimeout(r, 300));
+    const total = 2 * INPUT_WINDOW_BYTES;
+    for (let i = 0; i < total / INPUT_CHUNK_BYTES; i++)
+      c.api.receive(frame({ type: 'input', session: s.id, kind: 'user', data: chunk(i) }));
+    await new Promise((r) => setTimeout(r, 200));
+    // Acknowledged up to about the window (the terminal itself holds a few KiB), then nothing more.
+    const held = acks(c).at(-1) ?? 0;
+    expect(held).toBeLessThanOrEqual(INPUT_WINDOW_BYTES + INPUT_ACK_EVERY_BYTES);
+    expect(held).toBeLessThan(total);
+    // The program ends: nothing waits any more, so everything is acknowledged (the phone is never stuck).
+    await c.registry.kill(s.id);
+    await vi.waitFor(() => expect(acks(c).at(-1)).toBe(total), { timeout: 5_000 });
+    c.api.dispose();
+  });
+});
+
+describe('ApiConnection refusals name what refused them (issue 24.8)', () => {
+  it('a name taken is a conflict and a limit reached is limit_exceeded, in the session layer’s words', () => {
+    const c = connection();
+    c.api.receive(hello);
+    const a = c.registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'], name: 'first' });
+    c.registry.create({ cwd: '/', command: ['/bin/sh', '-c', 'sleep 5'], name: 'second' });
+    c.api.receive(frame({ type: 'rename', rid: 41, session: a.id, name: 'second' }));
+    expect(c.sent.at(-1)).toEqual({
+      type: 'error',
+      rid: 41,
+      code: ErrorCode.CONFLICT,
+      message: 'a session is already called "second"; pick another name',
+    });
+    // Every viewer slot of a session taken: the phone's attach names the limit.
+    for (let i = 0; c.registry.get(a.id).info().viewers < MAX_VIEWERS_PER_SESSION; i++)
+      c.registry
+        .get(a.id)
+        .attach({ id: `v${i}`, kind: 'local', backlog: () => 0, deliver: () => {}, close: () => {} });
+    c.api.receive(frame({ type: 'attach', rid: 42, session: a.id, cols: 80, rows: 24 }));
+    const refused = c.sent.find((m) => m.type === 'error' && m.rid === 42);
+    expect(refused).toMatchObject({ code: ErrorCode.LIMIT_EXCEEDED });
+    expect((refused as { message: string }).message).toContain(
+      `${MAX_VIEWERS_PER_SESSION} viewers, Burrow's limit`,
+    );
+    c.api.dispose();
   });
 });
 

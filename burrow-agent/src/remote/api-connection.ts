@@ -12,6 +12,8 @@ import {
   CloseCode,
   decodeClientMessage,
   ErrorCode,
+  INPUT_WINDOW_BYTES,
+  MAX_ERROR_TEXT_CHARS,
   MAX_NOISE_PLAINTEXT_BYTES,
   MAX_SESSION_ID_CHARS,
   type NetworkPolicy,
@@ -22,7 +24,12 @@ import {
 import { AGENT_VERSION } from '../program/program.js';
 import type { SessionActivity } from '../session/activity.js';
 import type { Session } from '../session/session.js';
-import { NotFoundError, type SessionRegistry } from '../session/session-registry.js';
+import {
+  ConflictError,
+  LimitError,
+  NotFoundError,
+  type SessionRegistry,
+} from '../session/session-registry.js';
 import type { Attachment, ViewerEvent, ViewerSink } from '../viewer/viewer.js';
 import type { AttentionPort } from './attention-port.js';
 import { directoryEntry } from './directory-entry.js';
@@ -58,6 +65,13 @@ export const DIRECTORY_REFRESH_MS = 2_000;
  * counted, output queued for it) until the relay's TCP gave up, which may be never.
  */
 export const PHONE_SILENCE_CLOSE_MS = 20_000;
+/**
+ * R-FLOW-2: input is acknowledged every this many bytes — far inside the phone's INPUT_WINDOW_BYTES, so a phone
+ * never waits for the acknowledgement of a few keystrokes, while typing costs no extra message.
+ */
+export const INPUT_ACK_EVERY_BYTES = 64 * 1024;
+/** While a terminal holds INPUT_WINDOW_BYTES its program has not read, how often to look again (ms). */
+export const INPUT_DRAIN_POLL_MS = 20;
 
 export interface ApiConnectionOptions {
   readonly viewerId: string;
@@ -80,6 +94,8 @@ export interface ApiConnectionOptions {
   readonly silenceCloseMs?: number;
   /** R-B-BUILD-1: the files of the Pocket build this Burrow vouches for (vouched-build.ts); absent: none. */
   readonly pocketBuild?: readonly BuildFile[] | null;
+  /** `resume` (agent recovery); absent: answered unknown_message and no `resume` capability. */
+  readonly resume?: ResumePort;
   /** The direct path's signalling and the network policy (burrow-agent/src/direct/); absent: refused. */
   readonly direct?: DirectPort;
 }
@@ -93,6 +109,12 @@ export interface DirectPort {
   /** Validates and saves (RangeError naming the R-NET rule); every other phone hears of it. */
   setPolicy(value: unknown): NetworkPolicy;
 }
+
+/**
+ * R-C-RESUME-1: starts a resumable session's coding agent again (src/recovery/agent-recovery.ts). Rejects with
+ * NotFoundError (no such session), ConflictError (running, or nothing to resume) or RecoveryError (what is gone).
+ */
+export type ResumePort = (sessionId: string) => Promise<{ readonly id: string }>;
 
 interface Attached {
   readonly attachment: Attachment;
@@ -114,6 +136,10 @@ export class ApiConnection {
   /** R-FLOW-1: whole-frame bytes sent to this phone, and the phone's last `ack` of them. */
   #sentBytes = 0;
   #ackedBytes = 0;
+  /** R-FLOW-2: this phone's input bytes handled, the last `input-ack` sent, and the drain poll while waiting. */
+  #inputReceived = 0;
+  #inputAcked = 0;
+  #inputPoll: NodeJS.Timeout | undefined;
 
   constructor(options: ApiConnectionOptions) {
     this.#o = options;
@@ -149,6 +175,7 @@ export class ApiConnection {
     try {
       this.#handle(message);
     } catch (error) {
+      if (message.type === 'input') this.#inputTaken(message.session, message.data.length);
       const rid = 'rid' in message ? (message.rid as number) : null;
       if (error instanceof NotFoundError) {
         this.#error(rid, ErrorCode.UNKNOWN_SESSION, 'no such session');
@@ -156,6 +183,15 @@ export class ApiConnection {
       }
       if (error instanceof RangeError || error instanceof TypeError) {
         this.#error(rid, ErrorCode.BAD_REQUEST, error.message);
+        return;
+      }
+      // A limit reached or a name taken: the phone is told which, in the session layer's words.
+      if (error instanceof ConflictError) {
+        this.#error(
+          rid,
+          error instanceof LimitError ? ErrorCode.LIMIT_EXCEEDED : ErrorCode.CONFLICT,
+          error.message,
+        );
         return;
       }
       this.#o.log(`remote: ${message.type} failed: ${(error as Error).message}`);
@@ -168,6 +204,7 @@ export class ApiConnection {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#silence);
+    clearInterval(this.#inputPoll);
     for (const a of this.#attached.values()) a.attachment.detach();
     this.#attached.clear();
     for (const u of this.#unsubscribe) u();
@@ -180,6 +217,40 @@ export class ApiConnection {
   #close(code: CloseCode) {
     this.#o.close(code);
     this.dispose();
+  }
+
+  /**
+   * R-FLOW-2: `n` more bytes of this phone's input were handled (written to `session`'s terminal, or refused
+   * and dropped). They are acknowledged every INPUT_ACK_EVERY_BYTES, once the terminal has less than
+   * INPUT_WINDOW_BYTES waiting for its program; while it has more, a poll waits for the program to read, so the
+   * phone holds the rest of a paste back instead of the daemon queueing it.
+   */
+  #inputTaken(session: string, n: number) {
+    this.#inputReceived += n;
+    if (this.#inputPoll !== undefined || this.#inputReceived - this.#inputAcked < INPUT_ACK_EVERY_BYTES)
+      return;
+    const drained = () => {
+      try {
+        return this.#o.registry.get(session).pendingInputBytes() < INPUT_WINDOW_BYTES;
+      } catch {
+        return true; // gone: nothing waits for it
+      }
+    };
+    const ack = () => {
+      this.#inputAcked = this.#inputReceived;
+      this.#send({ type: 'input-ack', received: this.#inputReceived });
+    };
+    if (drained()) {
+      ack();
+      return;
+    }
+    this.#inputPoll = setInterval(() => {
+      if (this.#closed || !drained()) return;
+      clearInterval(this.#inputPoll);
+      this.#inputPoll = undefined;
+      ack();
+    }, INPUT_DRAIN_POLL_MS);
+    this.#inputPoll.unref();
   }
 
   /** Sends one message on this connection (the direct path's signalling goes this way too). */
@@ -203,7 +274,9 @@ export class ApiConnection {
   }
 
   #error(rid: number | null, code: ErrorCode, message: string) {
-    this.#send({ type: 'error', rid, code, message: message.slice(0, 200).replace(/[^\x20-\x7e]/g, '?') });
+    // A resume's reason names a path and what to do: it may take the protocol's whole bound.
+    const max = code === ErrorCode.SPAWN_FAILED ? MAX_ERROR_TEXT_CHARS : 200;
+    this.#send({ type: 'error', rid, code, message: message.slice(0, max).replace(/[^\x20-\x7e]/g, '?') });
   }
 
   #handle(m: ClientMessage) {
@@ -218,7 +291,7 @@ export class ApiConnection {
         burrowName: this.#o.burrowName,
         protocolVersion: PROTOCOL_VERSION,
         agentVersion: AGENT_VERSION,
-        capabilities: [],
+        capabilities: this.#o.resume === undefined ? [] : ['resume'],
       });
       this.#sendDirectory();
       // R-B-BUILD-1: Pocket learns, from its own computer and over Noise, which build of its code to trust.
@@ -297,12 +370,14 @@ export class ApiConnection {
         this.#attachedOr(m.session, null, (a) => a.attachment.resize(m.cols, m.rows));
         return;
       case 'input':
-        return this.#attachedOr(m.session, null, (a) => {
+        this.#attachedOr(m.session, null, (a) => {
           // Presence first: the keystroke comes from a viewer that is, by typing, present.
           if (m.kind === 'user') attention.activity?.(viewerId);
           a.attachment.input(m.data);
           if (m.kind === 'user') attention.acknowledge(m.session, viewerId, true);
         });
+        this.#inputTaken(m.session, m.data.length);
+        return;
       case 'presence':
         attention.presence(viewerId, { state: m.state, focused: m.focused, visible: m.visible });
         return;
@@ -364,6 +439,22 @@ export class ApiConnection {
             this.#diffDirectory();
           },
           (e: Error) => this.#error(rid, ErrorCode.INTERNAL, e.message),
+        );
+        return;
+      }
+      case 'resume': {
+        const rid = m.rid;
+        const resume = this.#o.resume;
+        if (resume === undefined) {
+          this.#error(rid, ErrorCode.UNKNOWN_MESSAGE, 'resume is not supported by this Burrow');
+          return;
+        }
+        resume(m.session).then(
+          (s) => {
+            this.#send({ type: 'created', rid, session: s.id });
+            this.#diffDirectory();
+          },
+          (e: Error) => this.#error(rid, resumeErrorCode(e), e.message),
         );
         return;
       }
@@ -647,4 +738,11 @@ interface SentEntry {
 
 function sentEntry(e: SessionEntry): SentEntry {
   return { full: JSON.stringify(e), shape: JSON.stringify({ ...e, lastActivityAt: 0, outputOffset: 0 }) };
+}
+
+/** R-C-RESUME-1: which error a failed resume is on the wire. */
+function resumeErrorCode(e: Error): ErrorCode {
+  if (e instanceof NotFoundError) return ErrorCode.UNKNOWN_SESSION;
+  if (e instanceof ConflictError) return ErrorCode.CONFLICT;
+  return ErrorCode.SPAWN_FAILED;
 }

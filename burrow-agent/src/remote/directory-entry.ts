@@ -3,7 +3,13 @@
  * engine's public projection.
  */
 import { sanitizeText } from '@burrow/crypto';
-import { MAX_CWD_CHARS, MAX_LABEL_CHARS, type SessionEntry } from '@burrow/protocol';
+import {
+  MAX_AGENT_NAME_CHARS,
+  MAX_CONVERSATION_ID_CHARS,
+  MAX_CWD_CHARS,
+  MAX_LABEL_CHARS,
+  type SessionEntry,
+} from '@burrow/protocol';
 import type { SessionInfo } from '../session/session.js';
 import type { PublicAttentionState } from './attention-port.js';
 
@@ -32,5 +38,14 @@ export function directoryEntry(info: SessionInfo, attention: PublicAttentionStat
     todo: attention.todo,
     notification: attention.notification,
     awaited: attention.awaited,
+    // R-DIR-8: a session that ran a coding agent when the daemon stopped (src/recovery/).
+    ...(exited && info.resumable !== undefined
+      ? {
+          resumable: {
+            agent: sanitizeText(info.resumable.agent, MAX_AGENT_NAME_CHARS) || 'agent',
+            conversation: sanitizeText(info.resumable.conversation, MAX_CONVERSATION_ID_CHARS) || '?',
+          },
+        }
+      : {}),
   };
 }

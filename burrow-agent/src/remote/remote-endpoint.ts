@@ -38,6 +38,7 @@ import { DirectAnswerer, DirectPeerBudget } from '../direct/direct-answerer.js';
 import type { DirectPeerFactory } from '../direct/ndc-peer.js';
 import type { PairingOffer, PairingOffers } from '../pairing/pairing-offer.js';
 import type { SessionRegistry } from '../session/session-registry.js';
+import type { ResumePort } from './api-connection.js';
 import { ApiConnection } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import { respondToMessage1 } from './handshake-responder.js';
@@ -106,6 +107,8 @@ export interface RemoteEndpointOptions {
   readonly settings?: RemoteSettingsPort;
   /** R-B-BUILD-1: the Pocket build this Burrow vouches for (null: none). */
   readonly pocketBuild?: readonly BuildFile[] | null;
+  /** R-C-RESUME-1: agent recovery's resume; absent: `resume` is answered unknown_message. */
+  readonly resume?: ResumePort;
   /** The direct path (SPEC "The direct path"); absent: every offer is refused `direct_unavailable`. */
   readonly direct?: DirectOptions;
 }
@@ -511,6 +514,7 @@ export class RemoteEndpoint {
       },
       deliveryId: device.deliveryId,
       ...(this.#o.settings !== undefined ? { settings: this.#o.settings } : {}),
+      ...(this.#o.resume !== undefined ? { resume: this.#o.resume } : {}),
       pocketBuild: this.#o.pocketBuild ?? null,
       direct: {
         offer: (rid, sdp) => answerer.offer(rid, sdp),

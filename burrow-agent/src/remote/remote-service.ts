@@ -27,6 +27,7 @@ import { HttpDeliveryRegistrar, putRelayTickets } from '../remote-cli/relay-http
 import { newSessionId } from '../session/session-id.js';
 import type { SessionRegistry } from '../session/session-registry.js';
 import { openStateStore } from '../state/burrow-state.js';
+import type { ResumePort } from './api-connection.js';
 import type { AttentionPort } from './attention-port.js';
 import {
   type ConnectionPath,
@@ -38,6 +39,20 @@ import {
 import type { RemoteSettingsPort } from './remote-settings-port.js';
 import { describeVouchedBuild, loadVouchedBuild, type VouchedBuild } from './vouched-build.js';
 
+/** Longest `burrow pair` waits for the relay to hold the link's pairing ticket before showing the link (ms). */
+export const PAIRING_TICKET_PUBLISH_WAIT_MS = 5_000;
+
+/** `promise`, or undefined after `ms`, whichever comes first (the timer does not keep the process alive). */
+function waitAtMost<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref?.();
+    void promise.then((v) => {
+      clearTimeout(timer);
+      resolve(v);
+    });
+  });
+}
 export interface RemoteServiceOptions {
   readonly stateDir: string;
   readonly burrowName: string;
@@ -49,6 +64,8 @@ export interface RemoteServiceOptions {
   readonly alarms?: Pick<RemoteSettingsPort, 'settings' | 'updateSettings' | 'watchRules' | 'setWatchRules'>;
   /** R-B-BUILD-1: the Pocket build to vouch for; default: the manifest of the Pocket package installed with it. */
   readonly vouchedBuild?: VouchedBuild;
+  /** Agent recovery's `resume` (src/recovery/); absent: the phone's Resume is refused. */
+  readonly resume?: ResumePort;
   /** The direct path's WebRTC (default: node-datachannel, loaded at start; null when it cannot load). */
   readonly directPeers?: DirectPeerFactory | null;
 }
@@ -166,8 +183,9 @@ export class RemoteService {
         const done = this.#pairingDone;
         this.#approver = null;
         this.#pairingDone = null;
-        // The new phone's tickets, so it too gets past the relay's shared connect bucket.
-        if (r.outcome === 'paired') this.#tickets?.devicesChanged();
+        // The new phone's tickets, so it too gets past the relay's shared connect bucket; the used link's
+        // pairing ticket goes (the offer is burnt or gone either way).
+        this.#tickets?.devicesChanged();
         done?.(r);
       },
       sendFrame: (f) => this.#link?.send(f) ?? false,
@@ -176,6 +194,7 @@ export class RemoteService {
       log: this.#o.log,
       aead: nodeAead,
       ...(this.#o.alarms !== undefined ? { settings: this.#settingsPort(this.#o.alarms) } : {}),
+      ...(this.#o.resume !== undefined ? { resume: this.#o.resume } : {}),
       pocketBuild: this.vouchedBuild.kind === 'build' ? this.vouchedBuild.files : null,
       direct: { policy: this.network, factory: () => this.#directPeers, budget: this.#directBudget },
     });
@@ -196,7 +215,12 @@ export class RemoteService {
     this.#tickets = new RelayTicketPublisher({
       burrowId: e.burrowId,
       psks: () => devices.records().map((d) => d.psk),
-      publish: (hashes) => putRelayTickets(e.relayUrl, e.burrowId, e.burrowToken, hashes),
+      pairingSecrets: () => {
+        const offer = this.#offers.current();
+        return offer === null ? [] : [offer.secret];
+      },
+      publish: (hashes, pairing) =>
+        putRelayTickets(e.relayUrl, e.burrowId, e.burrowToken, hashes, fetch, pairing),
       timers: { ...systemTimers, now: this.#now },
       log: this.#o.log,
     });
@@ -323,6 +347,9 @@ export class RemoteService {
     });
     this.#approver = options.approve;
     this.#pairingDone = options.done;
+    // The link's pairing ticket at the relay before the link is shown, so the phone that opens it has its own
+    // budget there (issue 24.5). Bounded: a relay that does not answer delays the link, never blocks it.
+    await waitAtMost(this.#tickets?.changed() ?? Promise.resolve(false), PAIRING_TICKET_PUBLISH_WAIT_MS);
     const link = pairingLink({
       relayUrl: e.relayUrl,
       burrowId: e.burrowId,
@@ -338,6 +365,7 @@ export class RemoteService {
     this.#offers.cancel();
     this.#approver = null;
     this.#pairingDone = null;
+    this.#tickets?.devicesChanged();
   }
 
   listDevices(): (DeviceView & { readonly connected: boolean })[] {

@@ -531,9 +531,20 @@ function cursorAndModes(w: Writer, term: Terminal, st: TerminalInternals): void 
   if (!pendingWrap && x >= cols && !st.altActive) {
     // Past the last column over a blank cell (an erase after the last column was printed): print a
     // placeholder there on the alternate screen, whose cursor the normal buffer takes back on DECRST 1047 —
-    // without its cells. (On the alternate screen itself there is no such way: that cursor comes back one
-    // column left.)
+    // without its cells.
     w.put(`\x1b[?1047h\x1b[${y + 1};${cols}H \x1b[?1047l`);
+    pendingWrap = true;
+  }
+  if (!pendingWrap && x >= cols) {
+    // The same on the alternate screen itself (top and htop end their last row this way), which has no other
+    // screen to borrow: a space in the blank cell's own pen looks the same (its background is the erase's)
+    // and leaves the wrap pending, so the program's next character lands where it would have. The cell then
+    // holds a space rather than nothing, which only a copy of trailing blanks could tell.
+    const line = buffer.getLine(buffer.baseY + y);
+    const cell = line?.getCell(cols - 1, buffer.getNullCell() as Cell) as Cell | undefined;
+    w.put(`\x1b[${y - top + 1};${cols}H`);
+    if (cell !== undefined) w.setPen(penOf(cell));
+    w.put(' ');
     pendingWrap = true;
   }
   if (!pendingWrap) w.put(`\x1b[${y - top + 1};${Math.min(x, cols - 1) + 1}H`);
@@ -607,6 +618,12 @@ export function restoreString(term: Terminal, options: RestoreOptions): string {
     // 4. DECSET 1049 saves the cursor: put it where the normal buffer's saved cursor is first.
     toSavedCursor(w, term, st.normal, st.normal.savedCharset);
     w.put('\x1b[?1049h\x1b[H');
+    // Entering fills the alternate screen in the pen's background (BCE); its rows are written against a
+    // default blank screen (a row a resize added since is one), so it is erased in the default pen first.
+    if (!samePen(w.pen, DEFAULT_PEN)) {
+      w.setPen(DEFAULT_PEN);
+      w.put('\x1b[2J');
+    }
     if (st.normal.savedCharset !== undefined) w.put('\x1b(B');
     writeLines(w, term, 'alternate', 0, term.buffer.alternate.length - 1, false);
     tabsAndRegion(w, st.alt, cols, rows);

@@ -164,6 +164,11 @@ export class PtyProcess {
   }
 
   /** Queues bytes for the program; RangeError past MAX_PENDING_INPUT_BYTES not yet taken by the terminal. */
+  /** Input accepted by `write` that the terminal has not taken yet (the program has not read it). */
+  get pendingInputBytes(): number {
+    return this.#inputBytes;
+  }
+
   write(data: Uint8Array | string): void {
     if (this.#closed) return;
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data);

@@ -4,11 +4,12 @@
  */
 
 import { statSync } from 'node:fs';
+import type { RecoveryRecord } from '../recovery/recovery-record.js';
 import type { ScreenHostFactory } from '../screen/screen-host.js';
 import { defaultIntegrationDir } from '../shell-integration/index.js';
 import type { ActivityListener, Logger, OutputTap, SessionActivity } from './activity.js';
 import { Session, type SessionInfo } from './session.js';
-import { ConflictError, NotFoundError } from './session-errors.js';
+import { ConflictError, LimitError, NotFoundError } from './session-errors.js';
 import { newSessionId, SESSION_ID_PATTERN, sanitizeSessionName } from './session-id.js';
 
 /** Most sessions one daemon holds (running or exited). */
@@ -21,7 +22,7 @@ export const HIBERNATE_SWEEP_MS = 10_000;
 export const DEFAULT_COLS = 80;
 export const DEFAULT_ROWS = 24;
 
-export { ConflictError, NotFoundError } from './session-errors.js';
+export { ConflictError, LimitError, NotFoundError } from './session-errors.js';
 
 export interface CreateSessionOptions {
   readonly name?: string | undefined;
@@ -62,11 +63,27 @@ export interface RestoredSessionEntry {
   /** How it had ended before the daemon went, if it had. */
   readonly exitCode?: number | null | undefined;
   readonly signal?: number | null | undefined;
+  /** The coding-agent conversation it was in when it died with the daemon (src/recovery/). */
+  readonly recovery?: RestoredRecovery | undefined;
+}
+
+/** What the registry keeps for a resumable restored entry (src/recovery/ reads and writes it). */
+export type RestoredRecovery = RecoveryRecord;
+
+/** How a resumed session starts (src/recovery/resume.ts builds it). */
+export interface ResumeLaunch {
+  readonly command: readonly [string, ...string[]];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** Its first screen line, written by Burrow before the program's output. */
+  readonly banner: string;
 }
 
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
   private readonly restoredEntries = new Map<string, SessionInfo>();
+  /** The recovery records of restored entries that can be resumed (src/recovery/), by id. */
+  private readonly restoredRecovery = new Map<string, RestoredRecovery>();
   private readonly taps: OutputTap[] = [];
   private readonly listeners = new Set<ActivityListener>();
   private readonly listListeners = new Set<() => void>();
@@ -118,7 +135,9 @@ export class SessionRegistry {
 
   create(req: CreateSessionOptions): Session {
     if (this.sessions.size + this.restoredEntries.size >= MAX_SESSIONS) {
-      throw new ConflictError(`already ${MAX_SESSIONS} sessions; kill some with \`burrow kill\``);
+      throw new LimitError(
+        `already ${MAX_SESSIONS} sessions, Burrow's limit (MAX_SESSIONS); end one first (\`burrow kill\`, or Remove in Pocket)`,
+      );
     }
     if (req.command.length > MAX_COMMAND_ARGS)
       throw new RangeError(`command has over ${MAX_COMMAND_ARGS} arguments`);
@@ -212,8 +231,75 @@ export class SessionRegistry {
       diedWithDaemon: exitCode === null && signal === null,
     };
     this.restoredEntries.set(entry.id, info);
+    if (entry.recovery !== undefined && info.diedWithDaemon) this.setRecovery(entry.id, entry.recovery);
     this.listChanged();
     return info;
+  }
+
+  /**
+   * Marks a restored entry that died with the previous daemon as resumable with `recovery` (the roster adds it
+   * to an entry the attention host restored first). False when there is no such entry.
+   */
+  setRestoredRecovery(id: string, recovery: RestoredRecovery): boolean {
+    const info = this.restoredEntries.get(id);
+    if (info === undefined || info.diedWithDaemon !== true) return false;
+    this.setRecovery(id, recovery);
+    this.listChanged();
+    return true;
+  }
+
+  /** A restored entry's recovery record, or null. */
+  recoveryOf(id: string): RestoredRecovery | null {
+    return this.restoredRecovery.get(id) ?? null;
+  }
+
+  /**
+   * Starts a restored entry's program again (a coding agent on its conversation: src/recovery/): the entry
+   * becomes a live session with the same id and name. All or nothing — if the PTY cannot be started, the
+   * entry is listed exactly as before and the error is thrown.
+   */
+  resumeRestored(id: string, launch: ResumeLaunch): Session {
+    const info = this.restoredEntries.get(id);
+    if (info === undefined) throw new NotFoundError(`no restored session "${id}"`);
+    const recovery = this.restoredRecovery.get(id);
+    this.restoredEntries.delete(id);
+    this.restoredRecovery.delete(id);
+    let session: Session;
+    try {
+      session = new Session({
+        id,
+        name: info.name,
+        command: launch.command,
+        cwd: launch.cwd,
+        env: launch.env,
+        cols: DEFAULT_COLS,
+        rows: DEFAULT_ROWS,
+        now: this.opts.now,
+        taps: [...this.taps],
+        onActivity: (a) => this.emit(a),
+        log: this.opts.log,
+        integrationDir: null,
+        banner: launch.banner,
+        ...(this.opts.screen !== undefined ? { screen: this.opts.screen } : {}),
+        ...(this.opts.parkAfterMs !== undefined ? { parkAfterMs: this.opts.parkAfterMs } : {}),
+      });
+    } catch (err) {
+      this.restoredEntries.set(id, info);
+      if (recovery !== undefined) this.restoredRecovery.set(id, recovery);
+      throw err;
+    }
+    this.sessions.set(id, session);
+    this.listChanged();
+    return session;
+  }
+
+  private setRecovery(id: string, recovery: RestoredRecovery): void {
+    this.restoredRecovery.set(id, recovery);
+    const info = this.restoredEntries.get(id)!;
+    this.restoredEntries.set(id, {
+      ...info,
+      resumable: { agent: recovery.agent, conversation: recovery.conversation },
+    });
   }
 
   /** A restored entry by exact id, else by exact name, or null. */
@@ -231,7 +317,10 @@ export class SessionRegistry {
     const restored = this.restored(ref);
     if (restored !== null) {
       const how = restored.diedWithDaemon === true ? 'died with' : 'had ended before';
-      throw new NotFoundError(`session "${ref}" ${how} the previous daemon; clear it with \`burrow kill\``);
+      const resume = restored.resumable === undefined ? '' : `resume it with \`burrow resume ${ref}\` or `;
+      throw new NotFoundError(
+        `session "${ref}" ${how} the previous daemon; ${resume}clear it with \`burrow kill\``,
+      );
     }
     throw new NotFoundError(`no session "${ref}"; list them with \`burrow ls\``);
   }
@@ -250,6 +339,7 @@ export class SessionRegistry {
     const restored = this.restored(ref);
     if (restored !== null && this.findLive(ref) === undefined) {
       this.restoredEntries.delete(restored.id);
+      this.restoredRecovery.delete(restored.id);
       this.emit({ type: 'remove', sessionId: restored.id, at: this.opts.now() });
       return restored;
     }

@@ -14,7 +14,13 @@ import { CHECKPOINT_BYTES, LazyScreen } from '../screen/lazy-screen.js';
 import type { HistoryPage, ScreenHostFactory } from '../screen/screen-host.js';
 import { checkSize, type ScreenSnapshot } from '../screen/screen-model.js';
 import { WorkerScreenHost } from '../screen/worker-screen-host.js';
-import { createShellNonce, shellIntegrationLaunch } from '../shell-integration/index.js';
+import {
+  createShellNonce,
+  type NonceFile,
+  OPT_OUT_ENV,
+  shellIntegrationLaunch,
+  writeNonceFile,
+} from '../shell-integration/index.js';
 import {
   type Attachment,
   DEFAULT_OUTPUT_EVENT_BYTES,
@@ -32,7 +38,8 @@ import {
 import type { ActivityListener, Logger, OutputTap, SessionActivity } from './activity.js';
 import { OutputLog } from './output-log.js';
 import { PtyProcess } from './pty-process.js';
-import { ConflictError } from './session-errors.js';
+import { sessionEnvironment } from './session-env.js';
+import { LimitError } from './session-errors.js';
 
 /** Recent raw output always kept for resume; a viewer further behind than this may get a snapshot instead. */
 export const OUTPUT_KEEP_BYTES = 256 * 1024;
@@ -79,6 +86,11 @@ export interface SessionSpawnOptions {
   readonly screen?: ScreenHostFactory;
   /** Quiet time before an unwatched session parks its screen model; HIBERNATE_AFTER_MS by default. */
   readonly parkAfterMs?: number;
+  /**
+   * A line Burrow itself writes into the terminal before the program's first output (a resumed agent says
+   * which conversation it resumed: src/recovery/). Plain text; the session ends it with CR LF.
+   */
+  readonly banner?: string;
 }
 
 export interface SessionInfo {
@@ -98,6 +110,8 @@ export interface SessionInfo {
   readonly lastOutputAt: number | null;
   /** Set on an entry restored after a daemon restart: its PTY died with the previous daemon. */
   readonly diedWithDaemon?: boolean;
+  /** On such an entry: the coding-agent conversation `burrow resume` would start again (src/recovery/). */
+  readonly resumable?: { readonly agent: string; readonly conversation: string };
 }
 
 /**
@@ -141,6 +155,8 @@ export class Session {
   /** A viewer typed since the last flush: what the PTY says next is (likely) its echo, sent at once. */
   private typed = false;
   private killTimer: NodeJS.Timeout | undefined;
+  /** The shell's one-time nonce file, removed at the latest when the PTY exits (nonce-file.ts). */
+  private readonly nonceFile: NonceFile | null;
   private readonly exited: Promise<void>;
   private disposed = false;
 
@@ -163,12 +179,15 @@ export class Session {
       onProgress: () => this.modelProgress(),
     });
     this.screen = new LazyScreen(this.log, host);
-    const env: Record<string, string> = {};
-    for (const [k, val] of Object.entries(opts.env)) if (val !== undefined) env[k] = val;
+    // The daemon's environment minus its own and its launcher's variables (session-env.ts, issue 24.3).
+    const env = sessionEnvironment(opts.env);
     env.TERM = 'xterm-256color';
     env.COLORTERM = 'truecolor';
     env.BURROW_SESSION = opts.id;
-    const launch = integratedLaunch(opts.command, env, opts.integrationDir);
+    // The user's opt-out is read from the daemon's environment: BURROW_* never reaches the session's.
+    const optedOut = opts.env[OPT_OUT_ENV] === '0';
+    const launch = integratedLaunch(opts.command, env, optedOut ? null : opts.integrationDir);
+    this.nonceFile = launch.nonceFile;
     let resolveExited!: () => void;
     this.exited = new Promise((resolve) => {
       resolveExited = resolve;
@@ -185,6 +204,7 @@ export class Session {
       {
         data: (chunk) => this.onOutput(chunk),
         exit: (code, signal) => {
+          this.nonceFile?.dispose();
           this.onExit(code, signal);
           resolveExited();
         },
@@ -201,6 +221,8 @@ export class Session {
       rows: opts.rows,
       at: this.createdAt,
     });
+    // The PTY's first read comes on a later turn of the event loop: this line is the session's first output.
+    if (opts.banner !== undefined) this.onOutput(Buffer.from(`${opts.banner.replace(/[\r\n]+/g, ' ')}\r\n`));
   }
 
   get name(): string {
@@ -254,7 +276,9 @@ export class Session {
   ): Attachment {
     if (this.viewers.has(sink.id)) throw new RangeError(`viewer ${sink.id} is already attached`);
     if (this.viewers.size >= MAX_VIEWERS_PER_SESSION) {
-      throw new ConflictError(`session ${this.id} already has ${MAX_VIEWERS_PER_SESSION} viewers`);
+      throw new LimitError(
+        `session ${this.id} already has ${MAX_VIEWERS_PER_SESSION} viewers, Burrow's limit (MAX_VIEWERS_PER_SESSION)`,
+      );
     }
     const maxOutput = sink.maxOutputBytes ?? DEFAULT_OUTPUT_EVENT_BYTES;
     if (!Number.isSafeInteger(maxOutput) || maxOutput < 1) {
@@ -311,6 +335,11 @@ export class Session {
     });
     this.typed = true;
     this.pty.write(data);
+  }
+
+  /** Input given to the PTY that its program has not read yet (R-FLOW-2 waits for it to drain). */
+  pendingInputBytes(): number {
+    return this.exit === null ? this.pty.pendingInputBytes : 0;
   }
 
   /**
@@ -598,12 +627,26 @@ function integratedLaunch(
   command: readonly [string, ...string[]],
   env: Record<string, string>,
   integrationDir: string | null,
-): { file: string; args: readonly string[]; env: Record<string, string>; nonce: string | null } {
+): {
+  file: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  nonce: string | null;
+  nonceFile: NonceFile | null;
+} {
   const [file, ...args] = command;
-  if (integrationDir === null) return { file, args, env, nonce: null };
+  const plain = { file, args, env, nonce: null, nonceFile: null };
+  if (integrationDir === null) return plain;
   const nonce = createShellNonce();
-  const launch = shellIntegrationLaunch({ shellPath: file, args, env, nonce, integrationDir });
-  return launch.integrated
-    ? { file: launch.file, args: launch.args, env: launch.env, nonce }
-    : { file, args, env, nonce: null };
+  const nonceFile = writeNonceFile(nonce);
+  const launch = shellIntegrationLaunch({
+    shellPath: file,
+    args,
+    env,
+    nonceFile: nonceFile.path,
+    integrationDir,
+  });
+  if (launch.integrated) return { file: launch.file, args: launch.args, env: launch.env, nonce, nonceFile };
+  nonceFile.dispose();
+  return plain;
 }

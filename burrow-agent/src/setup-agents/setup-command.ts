@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from '../cli/commands.js';
 import { CliError, ExitCode } from '../cli/exit-codes.js';
-import { printable, printableJson } from '../cli/printable.js';
+import { printable, printableJson } from '../text/printable.js';
 import { runAgentSetup } from './agent-setup.js';
 import { AGENT_SETUPS, agentStatus, KNOWN_AGENTS, setupFor } from './agents.js';
 import { SetupError } from './config-file.js';

@@ -7,6 +7,7 @@ export {
   shellIntegrationLaunch,
 } from './launch.js';
 export { checkShellNonce, createShellNonce, NONCE_BYTES, NONCE_MAX_CHARS, NONCE_MIN_CHARS } from './nonce.js';
+export { NONCE_FILE_TTL_MS, type NonceFile, writeNonceFile } from './nonce-file.js';
 export { MAX_SESSION_COMMAND_CHARS, quoteShellWord, sessionCommandLine } from './session-command.js';
 export {
   type IntegratedShell,

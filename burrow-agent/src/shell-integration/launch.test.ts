@@ -1,6 +1,6 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -8,11 +8,12 @@ import { OSC_MAX_BYTES } from '../terminal/index.js';
 import { defaultIntegrationDir, integrationDirFrom } from './integration-dir.js';
 import { shellIntegrationLaunch } from './launch.js';
 import { checkShellNonce, createShellNonce, NONCE_MAX_CHARS } from './nonce.js';
+import { writeNonceFile } from './nonce-file.js';
 import { interactiveFlags, shellKindOf } from './shell-kind.js';
 
 const dir = defaultIntegrationDir();
-const nonce = 'a'.repeat(32);
-const base = { env: { HOME: '/home/u', PATH: '/usr/bin', GONE: undefined }, nonce, integrationDir: dir };
+const nonceFile = '/run/burrow-nonce-x/1.nonce';
+const base = { env: { HOME: '/home/u', PATH: '/usr/bin', GONE: undefined }, nonceFile, integrationDir: dir };
 
 describe('shellIntegrationLaunch', () => {
   it('starts bash with the init file, and tells it when it was asked for a login shell', () => {
@@ -20,7 +21,8 @@ describe('shellIntegrationLaunch', () => {
     expect(plain).toEqual({
       file: '/bin/bash',
       args: ['--init-file', join(dir, 'bash/burrow.bash'), '-i'],
-      env: { HOME: '/home/u', PATH: '/usr/bin', BURROW_SHELL_NONCE: nonce },
+      // Only the file's path: the nonce itself is never in the environment (issue 24.3).
+      env: { HOME: '/home/u', PATH: '/usr/bin', BURROW_SHELL_NONCE_FILE: nonceFile },
       integrated: true,
       shell: 'bash',
     });
@@ -66,7 +68,7 @@ describe('shellIntegrationLaunch', () => {
         shellPath,
         args,
         env: { HOME: '/h', ...env },
-        nonce,
+        nonceFile,
         integrationDir: at,
       });
       expect(r).toEqual({
@@ -103,19 +105,38 @@ describe('shellIntegrationLaunch', () => {
     }
   });
 
-  it('rejects a malformed request with TypeError, and a nonce of the wrong length with RangeError', () => {
+  it('rejects a malformed request with TypeError', () => {
     const good = { ...base, shellPath: 'bash', args: [] as string[] };
     expect(() => shellIntegrationLaunch(null as never)).toThrow(TypeError);
     expect(() => shellIntegrationLaunch({ ...good, shellPath: '' })).toThrow(TypeError);
     expect(() => shellIntegrationLaunch({ ...good, args: [1] as never })).toThrow(TypeError);
     expect(() => shellIntegrationLaunch({ ...good, env: null as never })).toThrow(TypeError);
     expect(() => shellIntegrationLaunch({ ...good, integrationDir: '' })).toThrow(TypeError);
-    expect(() => shellIntegrationLaunch({ ...good, nonce: 'ABCDEF0123456789' })).toThrow(TypeError);
-    expect(() => shellIntegrationLaunch({ ...good, nonce: 'ab;cd' })).toThrow(TypeError);
-    expect(() => shellIntegrationLaunch({ ...good, nonce: 'abc' })).toThrow(RangeError);
-    expect(() => shellIntegrationLaunch({ ...good, nonce: 'a'.repeat(NONCE_MAX_CHARS + 1) })).toThrow(
-      RangeError,
-    );
+    expect(() => shellIntegrationLaunch({ ...good, nonceFile: 'relative.nonce' })).toThrow(TypeError);
+    expect(() => shellIntegrationLaunch({ ...good, nonceFile: 5 as never })).toThrow(TypeError);
+  });
+});
+
+describe('writeNonceFile', () => {
+  it('writes the nonce to a new owner-only file in an owner-only directory, and removes it once', () => {
+    const nonce = createShellNonce();
+    const file = writeNonceFile(nonce);
+    expect(readFileSync(file.path, 'utf8')).toBe(`${nonce}\n`);
+    expect(statSync(file.path).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(file.path)).mode & 0o777).toBe(0o700);
+    const other = writeNonceFile(createShellNonce());
+    expect(other.path).not.toBe(file.path);
+    file.dispose();
+    file.dispose();
+    expect(existsSync(file.path)).toBe(false);
+    expect(existsSync(other.path)).toBe(true);
+    other.dispose();
+  });
+
+  it('refuses what is not a nonce', () => {
+    expect(() => writeNonceFile('ab;cd')).toThrow(TypeError);
+    expect(() => writeNonceFile('abc')).toThrow(RangeError);
+    expect(() => writeNonceFile('a'.repeat(NONCE_MAX_CHARS + 1))).toThrow(RangeError);
   });
 });
 
@@ -189,7 +210,8 @@ describe('integration directory', () => {
       const m = new RegExp(`${name}[= ](\\d+)`).exec(readFileSync(join(dir, file), 'utf8'));
       return Number(m?.[1]);
     };
-    // `633;E;` + line + `;` + nonce; bash and zsh escape a character into at most 4 bytes.
+    // `633;E;` + line + `;` + nonce (the C after it is its own OSC); bash and zsh escape a character into at
+    // most 4 bytes.
     const overhead = '633;E;;'.length + NONCE_MAX_CHARS;
     expect(read('bash/burrow.bash', '__burrow_cmdline_max_chars') * 4 + overhead).toBeLessThan(OSC_MAX_BYTES);
     expect(read('zsh/burrow-hooks.zsh', '__burrow_cmdline_max_chars') * 4 + overhead).toBeLessThan(

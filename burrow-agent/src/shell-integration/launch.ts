@@ -8,21 +8,22 @@
  *   add the hooks;
  * - fish: `<dir>/fish-data` prepended to `XDG_DATA_DIRS`, so fish loads `fish/vendor_conf.d/burrow.fish`.
  *
- * Each script reads the session nonce from `BURROW_SHELL_NONCE` and unsets it before any user file runs. A
- * shell Burrow does not know, a non-interactive invocation, `BURROW_SHELL_INTEGRATION=0`, or a missing script
+ * Each script reads the session nonce from the one-time file `BURROW_SHELL_NONCE_FILE` names, removes it and
+ * unsets the variable before any user file runs (nonce-file.ts: the nonce itself is never in the environment).
+ * A shell Burrow does not know, a non-interactive invocation, `BURROW_SHELL_INTEGRATION=0`, or a missing script
  * leaves the launch unchanged with `integrated: false`; the caller then gives the parser a null nonce.
  */
+
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import {
   BASH_LOGIN_ENV,
   FISH_DATA_DIR_ENV,
   FISH_XDG_UNSET_ENV,
-  NONCE_ENV,
+  NONCE_FILE_ENV,
   OPT_OUT_ENV,
   ZSH_USER_ZDOTDIR_ENV,
 } from './env-names.js';
-import { checkShellNonce } from './nonce.js';
 import { type IntegratedShell, interactiveFlags, shellKindOf } from './shell-kind.js';
 
 export type LaunchEnv = Readonly<Record<string, string | undefined>>;
@@ -33,8 +34,11 @@ export interface ShellLaunchRequest {
   readonly args: readonly string[];
   /** The environment the session would get without integration. */
   readonly env: LaunchEnv;
-  /** The session's nonce (`createShellNonce()`), also given to the session's TerminalParser. */
-  readonly nonce: string;
+  /**
+   * The session's nonce file (`writeNonceFile(createShellNonce())`): the script reads the nonce from it and
+   * removes it; the same nonce goes to the session's TerminalParser.
+   */
+  readonly nonceFile: string;
   /** The shipped scripts directory, normally `defaultIntegrationDir()`. */
   readonly integrationDir: string;
 }
@@ -80,17 +84,19 @@ function checkRequest(request: ShellLaunchRequest): void {
   if (typeof integrationDir !== 'string' || integrationDir === '') {
     throw new TypeError('shellIntegrationLaunch: integrationDir must be a non-empty string');
   }
-  checkShellNonce(request.nonce);
+  if (typeof request.nonceFile !== 'string' || !isAbsolute(request.nonceFile)) {
+    throw new TypeError('shellIntegrationLaunch: nonceFile must be an absolute path');
+  }
 }
 
 /**
  * The command and environment that start `shellPath` with Burrow's shell integration.
  *
- * @throws TypeError on a malformed request (see `checkShellNonce` for the nonce's RangeError).
+ * @throws TypeError on a malformed request.
  */
 export function shellIntegrationLaunch(request: ShellLaunchRequest): ShellLaunch {
   checkRequest(request);
-  const { shellPath, args, nonce, integrationDir } = request;
+  const { shellPath, args, nonceFile, integrationDir } = request;
   const env = definedEnv(request.env);
   const unchanged: ShellLaunch = { file: shellPath, args: [...args], env, integrated: false, shell: null };
   const shell = shellKindOf(shellPath);
@@ -98,7 +104,7 @@ export function shellIntegrationLaunch(request: ShellLaunchRequest): ShellLaunch
   const flags = interactiveFlags(shell, args);
   if (flags === null || !existsSync(join(integrationDir, SCRIPT_OF[shell]))) return unchanged;
 
-  const injected: Record<string, string> = { ...env, [NONCE_ENV]: nonce };
+  const injected: Record<string, string> = { ...env, [NONCE_FILE_ENV]: nonceFile };
   switch (shell) {
     case 'bash': {
       if (flags.login) injected[BASH_LOGIN_ENV] = '1';

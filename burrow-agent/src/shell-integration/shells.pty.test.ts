@@ -1,9 +1,10 @@
 /**
  * The shipped scripts in real shells on real PTYs: each shell starts with a temporary HOME whose own startup
- * files define an alias, a function and a custom prompt; the PTY's bytes go through the real TerminalParser
- * with the session nonce, and the events must describe exactly the commands typed.
+ * files define an alias, a function and a custom prompt; the nonce goes to the script in its one-time file
+ * (nonce-file.ts), the PTY's bytes go through the real TerminalParser with that nonce, and the events must
+ * describe exactly the commands typed.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
@@ -13,6 +14,7 @@ import { TerminalParser } from '../terminal/index.js';
 import { defaultIntegrationDir } from './integration-dir.js';
 import { shellIntegrationLaunch } from './launch.js';
 import { createShellNonce } from './nonce.js';
+import { type NonceFile, writeNonceFile } from './nonce-file.js';
 
 /** Longest wait for one command's events (or the first prompt). */
 const STEP_TIMEOUT_MS = 5000;
@@ -49,6 +51,7 @@ class ShellUnderTest {
   text = '';
   readonly #proc: pty.IPty;
   readonly #parser: TerminalParser;
+  readonly #nonceFile: NonceFile;
   #wake: (() => void) | null = null;
 
   constructor(
@@ -58,6 +61,8 @@ class ShellUnderTest {
     args: readonly string[],
     extraEnv: Record<string, string>,
   ) {
+    const nonceFile = writeNonceFile(nonce);
+    this.#nonceFile = nonceFile;
     const launch = shellIntegrationLaunch({
       shellPath: `/usr/bin/${shell}`,
       args,
@@ -69,7 +74,7 @@ class ShellUnderTest {
         USER: 'burrow',
         ...extraEnv,
       },
-      nonce,
+      nonceFile: nonceFile.path,
       integrationDir: defaultIntegrationDir(),
     });
     expect(launch.integrated).toBe(true);
@@ -131,7 +136,12 @@ class ShellUnderTest {
     this.#proc.write(data);
   }
 
+  get pid(): number {
+    return this.#proc.pid;
+  }
+
   kill(): void {
+    this.#nonceFile.dispose();
     try {
       this.#proc.kill('SIGKILL');
     } catch {
@@ -177,7 +187,7 @@ function commandMarks(events: readonly TerminalEvent[]): TerminalEvent[] {
 }
 
 describe.each(['bash', 'zsh', 'fish'] as const)('%s with Burrow shell integration', (shell) => {
-  it('reports each command line, trusted, with its exit code, and keeps the user prompt, alias and function', async () => {
+  it('reports each command line, signed, with its exit code, and keeps the user prompt, alias and function', async () => {
     const s = await start(shell);
     expect(s.text).toContain(PROMPT_TEXT[shell]);
     const first = s.events.map((e) => e.type);
@@ -186,7 +196,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s with Burrow shell integratio
 
     const hi = await s.run('echo hi');
     expect(commandMarks(hi.events)).toEqual([
-      { type: 'command-start', commandLine: 'echo hi', trusted: true },
+      { type: 'command-start', commandLine: 'echo hi' },
       { type: 'command-end', exitCode: 0 },
     ]);
     const order = hi.events.map((e) => e.type);
@@ -195,18 +205,18 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s with Burrow shell integratio
     expect(hi.text).toContain('hi');
 
     expect(commandMarks((await s.run('false')).events)).toEqual([
-      { type: 'command-start', commandLine: 'false', trusted: true },
+      { type: 'command-start', commandLine: 'false' },
       { type: 'command-end', exitCode: 1 },
     ]);
     expect(commandMarks((await s.run(SUBSHELL_EXIT_3[shell])).events)).toEqual([
-      { type: 'command-start', commandLine: SUBSHELL_EXIT_3[shell], trusted: true },
+      { type: 'command-start', commandLine: SUBSHELL_EXIT_3[shell] },
       { type: 'command-end', exitCode: 3 },
     ]);
 
     const tricky = 'echo \'a;b\' "h\u00e9llo \u2713" back\\\\slash';
     const trickyRun = await s.run(tricky);
     expect(commandMarks(trickyRun.events)).toEqual([
-      { type: 'command-start', commandLine: tricky, trusted: true },
+      { type: 'command-start', commandLine: tricky },
       { type: 'command-end', exitCode: 0 },
     ]);
     expect(trickyRun.text).toContain('a;b h\u00e9llo \u2713');
@@ -216,25 +226,31 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s with Burrow shell integratio
     expect(commandMarks(alias.events)[0]).toEqual({
       type: 'command-start',
       commandLine: 'll',
-      trusted: true,
     });
     expect((await s.run('greet there')).text).toContain('FUNC_OK there');
     expect(s.text.split(PROMPT_TEXT[shell]).length).toBeGreaterThan(7);
   }, 30_000);
 
-  it('hides the nonce and its own variables from programs, and a forged 633;E is not trusted', async () => {
+  it('keeps the nonce out of every environment, removes its file, and a program forging marks changes nothing', async () => {
     const s = await start(shell);
     const env = await s.run("env | grep -E '^(BURROW_|ZDOTDIR=|XDG_DATA_DIRS=)' || echo CLEAN_ENV");
     expect(env.text).toContain('CLEAN_ENV');
-    expect(env.text).not.toContain('BURROW_SHELL_NONCE=');
+    // The shell's own initial environment (what /proc/<pid>/environ keeps) holds only the file's path...
+    const initial = readFileSync(`/proc/${s.pid}/environ`, 'utf8');
+    expect(initial).not.toContain(s.nonce);
+    const file = /BURROW_SHELL_NONCE_FILE=([^\0]+)/.exec(initial)?.[1];
+    expect(file).toBeDefined();
+    // ...and the script removed that file before the first prompt.
+    expect(existsSync(file!)).toBe(false);
 
+    // A program prints the shell's marks itself: unsigned, with a guessed nonce, 133 (fish 4's, kitty's).
     const forged = await s.run(
-      "/usr/bin/printf '\\033]633;E;rm -rf /;%s\\007\\033]633;C\\007' 0123456789abcdef0123456789abcdef",
+      "/usr/bin/printf '\\033]633;E;rm -rf /;%s\\007\\033]633;C;%s\\007\\033]633;E;rm -rf /\\007\\033]633;C\\007\\033]133;C;cmdline_url=rm\\007\\033]133;D;0\\007\\033]633;D;0\\007' 0123456789abcdef0123456789abcdef 0123456789abcdef0123456789abcdef",
     );
-    const starts = forged.events.filter((e) => e.type === 'command-start');
-    expect(starts).toHaveLength(2);
-    expect(starts[0]).toMatchObject({ trusted: true });
-    expect(starts[1]).toEqual({ type: 'command-start', commandLine: 'rm -rf /', trusted: false });
+    expect(commandMarks(forged.events)).toEqual([
+      { type: 'command-start', commandLine: expect.stringMatching(/^\/usr\/bin\/printf /) },
+      { type: 'command-end', exitCode: 0 },
+    ]);
   }, 30_000);
 
   it('reports no command for an empty line', async () => {
@@ -266,7 +282,7 @@ describe('bash specifics', () => {
     });
     const hidden = await s.run(' echo hidden; echo more');
     expect(commandMarks(hidden.events)).toEqual([
-      { type: 'command-start', commandLine: 'echo hidden', trusted: true },
+      { type: 'command-start', commandLine: 'echo hidden' },
       { type: 'command-end', exitCode: 0 },
     ]);
     const from = s.events.length;
@@ -274,7 +290,7 @@ describe('bash specifics', () => {
     await s.prompt(from);
     expect(commandMarks(s.events.slice(from))).toEqual([]);
     expect(commandMarks((await s.run('true')).events)).toEqual([
-      { type: 'command-start', commandLine: 'true', trusted: true },
+      { type: 'command-start', commandLine: 'true' },
       { type: 'command-end', exitCode: 0 },
     ]);
   }, 30_000);
@@ -295,7 +311,7 @@ describe('bash specifics', () => {
     expect(s.text).not.toContain('BASHRC_MUST_NOT_LOAD');
     const run = await s.run('(exit 4)');
     expect(commandMarks(run.events)).toEqual([
-      { type: 'command-start', commandLine: '(exit 4)', trusted: true },
+      { type: 'command-start', commandLine: '(exit 4)' },
       { type: 'command-end', exitCode: 4 },
     ]);
     expect(run.text).toContain('PC_OK:4');
@@ -333,7 +349,6 @@ describe('zsh multi-line command lines (issue 13)', () => {
     expect(commandMarks(run.events)[0]).toEqual({
       type: 'command-start',
       commandLine: 'cd /tmp\ntrue',
-      trusted: true,
     });
   }, 30_000);
 });

@@ -51,6 +51,8 @@ export const SettingsSchema = v.strictObject({
   version: v.literal(SETTINGS_VERSION),
   /** Shell for `burrow new` without a command; null means $SHELL, else /bin/sh. */
   defaultShell: v.nullable(v.pipe(text, v.minLength(1))),
+  /** Resume every resumable coding-agent session when the daemon starts (src/recovery/); absent = false. */
+  resumeAgentsAtStart: v.optional(v.boolean()),
 });
 
 export type BurrowState = v.InferOutput<typeof BurrowStateSchema>;

@@ -60,18 +60,17 @@ export type TerminalEvent =
    * or OSC 1337;CurrentDir= (iTerm2).
    */
   | { readonly type: 'cwd'; readonly cwd: string }
-  /** OSC 133;A / 633;A — the prompt starts. */
+  /** A signed OSC 633;A — the prompt starts (shell-integration.ts: only the session's script signs). */
   | { readonly type: 'prompt-start' }
-  /** OSC 133;B / 633;B — the prompt ends, command input starts. */
+  /** OSC 133;B / 633;B — the prompt ends, command input starts (a boundary only; anyone may print it). */
   | { readonly type: 'command-input-start' }
   /**
-   * OSC 133;C / 633;C — the command starts executing. `commandLine` comes from 633;E (sent just before C), or
-   * fish 4's `133;C;cmdline_url=…`, else null. `trusted` is true only when 633;E carried the session's nonce.
-   * A multi-line command line keeps its line breaks as '\n' (each line sanitized on its own, see
-   * `sanitizeCommandLine`): they separate commands, so the watch key needs them (issue 13).
+   * A signed OSC 633;C — the command starts executing. `commandLine` comes from the signed 633;E sent just
+   * before it, else null. A multi-line command line keeps its line breaks as '\n' (each line sanitized on its
+   * own, see `sanitizeCommandLine`): they separate commands, so the watch key needs them (issue 13).
    */
-  | { readonly type: 'command-start'; readonly commandLine: string | null; readonly trusted: boolean }
-  /** OSC 133;D / 633;D — the command finished; exitCode null when the shell did not say. */
+  | { readonly type: 'command-start'; readonly commandLine: string | null }
+  /** A signed OSC 633;D — the command finished; exitCode null when the shell did not say. */
   | { readonly type: 'command-end'; readonly exitCode: number | null }
   /** OSC 633;P property other than Cwd (which is a `cwd` event), e.g. IsWindows=…; key and value sanitized. */
   | { readonly type: 'property'; readonly key: string; readonly value: string }

@@ -22,7 +22,7 @@ export const NOTIFY_BODY_MAX_CODE_POINTS = 1024;
 /** Working directory from OSC 7 or OSC 9;9 (PATH_MAX is 4096 bytes on Linux). */
 export const CWD_MAX_CODE_POINTS = 4096;
 
-/** Command line from OSC 633;E or OSC 133;C;cmdline_url (line breaks included). */
+/** Command line from a signed OSC 633;E (line breaks included). */
 export const COMMAND_LINE_MAX_CODE_POINTS = 2048;
 /** Lines kept of a multi-line command line (each a command for the watch key). */
 export const MAX_COMMAND_LINES = 64;

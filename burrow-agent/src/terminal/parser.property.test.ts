@@ -146,6 +146,20 @@ describe('TerminalParser properties', () => {
     );
   });
 
+  it('names, starts and ends no command unless the input carries the session nonce (issue 24.2)', () => {
+    const ATTRIBUTING = new Set(['command-start', 'command-end', 'prompt-start']);
+    const other = 'other-nonce';
+    const forged = fc.oneof(escapeFragmentInput(other, 80), randomInput, mutatedCorpus);
+    fc.assert(
+      fc.property(forged, (input) => {
+        fc.pre(!Buffer.from(input).includes(NONCE));
+        const parser = new TerminalParser({ nonce: NONCE, now: () => 0 });
+        expect(parser.feed(input).filter((e) => ATTRIBUTING.has(e.type))).toEqual([]);
+      }),
+      RUNS,
+    );
+  });
+
   it('counts every byte outside control sequences exactly once as output', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), (input) => {

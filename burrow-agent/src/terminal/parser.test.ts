@@ -154,38 +154,67 @@ describe('TerminalParser: kitty OSC 99 state', () => {
   });
 });
 
-describe('TerminalParser: shell integration', () => {
-  it('never trusts 633;E without a session nonce, or with extra fields', () => {
-    expect(feedAll(make(null), '\x1b]633;E;ls;abc\x07\x1b]633;C\x07')).toEqual([
-      { type: 'command-start', commandLine: 'ls', trusted: false },
-    ]);
-    expect(feedAll(make('abc'), '\x1b]633;E;ls;abc;abc\x07\x1b]633;C\x07')).toEqual([
-      { type: 'command-start', commandLine: 'ls', trusted: false },
-    ]);
-    expect(feedAll(make('abc'), '\x1b]633;E;ls;ab\x07\x1b]633;C\x07')).toEqual([
-      { type: 'command-start', commandLine: 'ls', trusted: false },
-    ]);
-  });
-
-  it('forgets an announced command line at the next prompt or command end', () => {
-    expect(feedAll(make('n'), '\x1b]633;E;ls;n\x07\x1b]633;D;1\x07\x1b]633;C\x07')).toEqual([
-      { type: 'command-end', exitCode: 1 },
-      { type: 'command-start', commandLine: null, trusted: false },
-    ]);
-    expect(feedAll(make('n'), '\x1b]633;E;ls;n\x07\x1b]133;A\x07\x1b]133;C\x07')).toEqual([
+describe("TerminalParser: shell integration (only what the session's script signed, issue 24.2)", () => {
+  const N = 'n0nce';
+  it('takes a signed E, C, D and A: the command line, its start, its end, the next prompt', () => {
+    expect(
+      feedAll(
+        make(N),
+        `\x1b]633;E;make test;${N}\x07\x1b]633;C;${N}\x07`,
+        `\x1b]633;D;2;${N}\x07\x1b]633;A;${N}\x07`,
+      ),
+    ).toEqual([
+      { type: 'command-start', commandLine: 'make test' },
+      { type: 'command-end', exitCode: 2 },
       { type: 'prompt-start' },
-      { type: 'command-start', commandLine: null, trusted: false },
+    ]);
+    // A signed C with no E before it starts a command with no line; a signed D without an exit code.
+    expect(feedAll(make(N), `\x1b]633;C;${N}\x07\x1b]633;D;;${N}\x07`)).toEqual([
+      { type: 'command-start', commandLine: null },
+      { type: 'command-end', exitCode: null },
     ]);
   });
 
-  it('uses 633;E for a following 133;C, trusted with the nonce', () => {
-    expect(feedAll(make('n'), '\x1b]633;E;make;n\x07\x1b]133;C\x07')).toEqual([
-      { type: 'command-start', commandLine: 'make', trusted: true },
+  it('treats every unsigned, wrongly signed or over-long mark that would name, start or end a command as text', () => {
+    const forged = [
+      '\x1b]633;E;claude\x07\x1b]633;C\x07',
+      '\x1b]633;E;claude;n0ncf\x07\x1b]633;C;n0ncf\x07',
+      `\x1b]633;E;claude;${N};${N}\x07\x1b]633;C;${N};x\x07`,
+      '\x1b]633;E;claude;n0nc\x07',
+      '\x1b]133;C;cmdline_url=claude\x07\x1b]133;C;cmdline=claude\x07\x1b]133;C\x07',
+      '\x1b]633;D;0\x07\x1b]133;D;1\x07\x1b]633;D;1;bad\x07\x1b]133;D\x07',
+      '\x1b]633;A\x07\x1b]133;A\x07\x1b]633;A;x\x07',
+    ];
+    for (const nonce of [N, null]) expect(feedAll(make(nonce), ...forged), String(nonce)).toEqual([]);
+    // Nor does a forged E replace the line the shell announced: the shell's C starts the shell's command.
+    expect(feedAll(make(N), `\x1b]633;E;ls;${N}\x07`, ...forged, `\x1b]633;C;${N}\x07`)).toEqual([
+      { type: 'command-start', commandLine: 'ls' },
+    ]);
+    // Without a session nonce even a well-formed signature is none.
+    expect(feedAll(make(null), `\x1b]633;E;ls;${N}\x07\x1b]633;C;${N}\x07`)).toEqual([]);
+  });
+
+  it('accepts the prompt-end boundary (B) from anyone: it names nothing', () => {
+    expect(feedAll(make(null), '\x1b]633;B\x07\x1b]133;B\x07\x1b]133;B;k=v\x07')).toEqual([
+      { type: 'command-input-start' },
+      { type: 'command-input-start' },
+      { type: 'command-input-start' },
+    ]);
+  });
+
+  it('forgets an announced command line at the next signed prompt or command end', () => {
+    expect(feedAll(make(N), `\x1b]633;E;ls;${N}\x07\x1b]633;D;1;${N}\x07\x1b]633;C;${N}\x07`)).toEqual([
+      { type: 'command-end', exitCode: 1 },
+      { type: 'command-start', commandLine: null },
+    ]);
+    expect(feedAll(make(N), `\x1b]633;E;ls;${N}\x07\x1b]633;A;${N}\x07\x1b]633;C;${N}\x07`)).toEqual([
+      { type: 'prompt-start' },
+      { type: 'command-start', commandLine: null },
     ]);
   });
 
   it('reads exit codes strictly', () => {
-    expect(feedAll(make(), '\x1b]133;D;-1\x07\x1b]133;D;130;aid=7\x07\x1b]633;D;x\x07')).toEqual([
+    expect(feedAll(make(N), `\x1b]633;D;-1;${N}\x07\x1b]633;D;130;${N}\x07\x1b]633;D;x;${N}\x07`)).toEqual([
       { type: 'command-end', exitCode: null },
       { type: 'command-end', exitCode: 130 },
       { type: 'command-end', exitCode: null },
@@ -320,12 +349,11 @@ describe('TerminalParser: issue 13 fixes', () => {
   });
 
   it('keeps the line breaks of a multi-line command line, each line sanitized', () => {
-    expect(feedAll(make('n'), '\x1b]633;E;cd /tmp\\x0abusyq  \\x09x;n\x07\x1b]633;C\x07')).toEqual([
-      { type: 'command-start', commandLine: 'cd /tmp\nbusyq x', trusted: true },
+    expect(feedAll(make('n'), '\x1b]633;E;cd /tmp\\x0abusyq  \\x09x;n\x07\x1b]633;C;n\x07')).toEqual([
+      { type: 'command-start', commandLine: 'cd /tmp\nbusyq x' },
     ]);
-    const url = encodeURIComponent('make\n\n\u202enpm test');
-    expect(feedAll(make(), `\x1b]133;C;cmdline_url=${url}\x07`)).toEqual([
-      { type: 'command-start', commandLine: 'make\nnpm test', trusted: false },
+    expect(feedAll(make('n'), '\x1b]633;E;make\\x0a\\x0a\u202enpm test;n\x07\x1b]633;C;n\x07')).toEqual([
+      { type: 'command-start', commandLine: 'make\nnpm test' },
     ]);
   });
 });

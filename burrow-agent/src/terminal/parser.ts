@@ -91,8 +91,8 @@ function scanCsi(chunk: Uint8Array, start: number, n: number): number {
 
 export interface TerminalParserOptions {
   /**
-   * The session's shell-integration nonce (the value Burrow put in the shell's environment), or null when it
-   * injected none: then no 633;E command line is ever trusted.
+   * The session's shell-integration nonce (the secret Burrow handed its integration script), or null when it
+   * injected none: then nothing in the output ever names, starts or ends a command (shell-integration.ts).
    */
   readonly nonce: string | null;
   /** Monotonic milliseconds, for expiring incomplete OSC 99 notifications. */

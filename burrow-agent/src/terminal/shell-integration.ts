@@ -1,13 +1,25 @@
 /**
- * Shell-integration marks (DESIGN §5 "Shell integration"): OSC 133 (FinalTerm / semantic prompts, with fish
- * 4's `133;C;cmdline_url=<percent-encoded>` and kitty's `133;C;cmdline=<shell-quoted>`) and OSC 633 (VS Code:
- * A B C D as 133, E the command line, P properties). Holds the one piece of cross-sequence state: the command
- * line 633;E announced for the next C. A command line from 133;C is never trusted: any program can print it.
+ * Shell-integration marks (DESIGN §5 "Shell integration"): OSC 633 as Burrow's own scripts print it
+ * (burrow-agent/shell-integration/), and the parts of OSC 133 that say nothing about commands.
  *
- * VS Code prints `633;E;<escaped command>;<nonce>` right before `633;C` (shellIntegration-bash.sh
- * `__vsc_command_output_start`). The nonce is a secret the Burrow puts in the shell's environment, so a
- * program printing its own 633;E cannot make a command line look like the shell's: `trusted` is true only
- * when the E had exactly those two fields and its nonce equals the session's (constant-time compare).
+ * Any program in a session can print these sequences, so only what the shell's integration script signed may
+ * name a command, start one or end one (issue 24.2: a program printing `633;E;claude` + `633;C` changed what
+ * was watched, and a bare `133;D` made an exit ring). The signature is the session's nonce, a secret only the
+ * script holds (it reads it from a one-time file, never from the environment: shell-integration/nonce-file.ts),
+ * as the last field:
+ *
+ *   633;A;<nonce>                  prompt start (forgets an announced command line)
+ *   633;E;<escaped line>;<nonce>   the command line the next C starts (VS Code's shape, nonce included)
+ *   633;C;<nonce>                  command start
+ *   633;D;<exit>;<nonce>           command end (`633;D;;<nonce>` without an exit code)
+ *   633;B  / 133;B                 prompt end: a boundary only, accepted from anyone (it is in the prompt
+ *                                  string, which must not hold the nonce: users export PS1)
+ *
+ * Everything else that would set a command line, a watch key or an exit — 633 A/C/D/E without the nonce or
+ * with another, 133 A/C/D (FinalTerm has no signature; fish 4's `cmdline_url`, kitty's `cmdline`) — is
+ * treated as text: no event. A session Burrow did not integrate has no nonce, so nothing from its output ever
+ * names a command (a command it was started with is named by the daemon, not by its output). 633;P properties
+ * (Cwd among them) are not signed: a working directory attributes nothing.
  */
 import { sanitizeText } from '@burrow/crypto';
 import type { TerminalEvent } from './events.js';
@@ -18,15 +30,7 @@ import {
   PROPERTY_KEY_MAX_CODE_POINTS,
   PROPERTY_VALUE_MAX_CODE_POINTS,
 } from './limits.js';
-import { unquoteShellWords } from './shell-quoting.js';
-import {
-  decodeUtf8,
-  parseDecimal,
-  percentDecode,
-  splitFields,
-  startsWithAscii,
-  unescapeVscodeValue,
-} from './text-decoding.js';
+import { decodeUtf8, parseDecimal, splitFields, unescapeVscodeValue } from './text-decoding.js';
 
 /** At most this many `;` fields are split out of a 133 / 633 payload; the last keeps any remainder. */
 const MAX_FIELDS = 16;
@@ -66,8 +70,8 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 export class ShellIntegration {
   readonly #nonce: Uint8Array | null;
+  /** A signed 633;E's command line, for the next signed C. */
   #pendingCommandLine: string | null = null;
-  #pendingTrusted = false;
 
   constructor(nonce: string | null) {
     this.#nonce = nonce === null ? null : new TextEncoder().encode(nonce);
@@ -78,48 +82,11 @@ export class ShellIntegration {
     return this.#pendingCommandLine === null ? 0 : this.#pendingCommandLine.length * 2;
   }
 
-  /** OSC 133 ; <payload>. */
+  /** OSC 133 ; <payload>: only B (a boundary); A, C and D carry no signature and attribute nothing. */
   osc133(payload: Uint8Array, events: TerminalEvent[]): void {
-    const fields = splitFields(payload, MAX_FIELDS);
-    const mark = fields[0]!;
-    if (mark.length !== 1) return;
-    switch (mark[0]) {
-      case 0x41: // A
-        this.#clearPending();
-        events.push(PROMPT_START);
-        return;
-      case 0x42: // B
-        events.push(COMMAND_INPUT_START);
-        return;
-      case 0x43: {
-        // C, options after it; fish 4 sends cmdline_url (fish-shell src/terminal.rs osc_133_command_start).
-        for (let f = 1; f < fields.length; f++) {
-          const option = fields[f]!;
-          if (startsWithAscii(option, 'cmdline_url=')) {
-            const line = sanitizeCommandLine(decodeUtf8(percentDecode(option.subarray(12))));
-            this.#clearPending();
-            events.push({ type: 'command-start', commandLine: line === '' ? null : line, trusted: false });
-            return;
-          }
-          if (startsWithAscii(option, 'cmdline=')) {
-            // kitty's quoted form may hold raw ';', so it runs to the end of the payload.
-            const offset = option.byteOffset - payload.byteOffset + 8;
-            const quoted = decodeUtf8(payload.subarray(offset));
-            const line = sanitizeCommandLine(unquoteShellWords(quoted));
-            this.#clearPending();
-            events.push({ type: 'command-start', commandLine: line === '' ? null : line, trusted: false });
-            return;
-          }
-        }
-        this.#commandStart(events);
-        return;
-      }
-      case 0x44: // D [; exit]
-        this.#commandEnd(fields, events);
-        return;
-      default:
-        return;
-    }
+    if (payload.length === 1 && payload[0] === 0x42) events.push(COMMAND_INPUT_START);
+    else if (payload.length > 1 && payload[0] === 0x42 && payload[1] === 0x3b)
+      events.push(COMMAND_INPUT_START);
   }
 
   /** OSC 633 ; <payload>. */
@@ -128,28 +95,36 @@ export class ShellIntegration {
     const mark = fields[0]!;
     if (mark.length !== 1) return;
     switch (mark[0]) {
-      case 0x41:
-        this.#clearPending();
+      case 0x41: // A ; <nonce>
+        if (!this.#signed(fields, 2)) return;
+        this.#pendingCommandLine = null;
         events.push(PROMPT_START);
         return;
-      case 0x42:
+      case 0x42: // B
         events.push(COMMAND_INPUT_START);
         return;
-      case 0x43:
-        this.#commandStart(events);
+      case 0x43: {
+        // C ; <nonce>
+        if (!this.#signed(fields, 2)) return;
+        const commandLine = this.#pendingCommandLine;
+        this.#pendingCommandLine = null;
+        events.push({ type: 'command-start', commandLine });
         return;
-      case 0x44:
-        this.#commandEnd(fields, events);
+      }
+      case 0x44: {
+        // D ; <exit> ; <nonce>
+        if (!this.#signed(fields, 3)) return;
+        // A command line announced but never started belongs to no later command.
+        this.#pendingCommandLine = null;
+        const code = fields[1]!.length === 0 ? -1 : parseDecimal(fields[1]!);
+        events.push({ type: 'command-end', exitCode: code < 0 ? null : code });
         return;
+      }
       case 0x45: {
-        // E ; <escaped command line> [; <nonce>]
-        if (fields.length < 2) return;
-        const line = decodeUtf8(unescapeVscodeValue(fields[1]!));
-        const nonce = fields.length === 3 ? fields[2]! : null;
-        const sanitized = sanitizeCommandLine(line);
+        // E ; <escaped command line> ; <nonce>
+        if (!this.#signed(fields, 3)) return;
+        const sanitized = sanitizeCommandLine(decodeUtf8(unescapeVscodeValue(fields[1]!)));
         this.#pendingCommandLine = sanitized === '' ? null : sanitized;
-        this.#pendingTrusted =
-          nonce !== null && this.#nonce !== null && constantTimeEqual(nonce, this.#nonce);
         return;
       }
       case 0x50: {
@@ -175,22 +150,10 @@ export class ShellIntegration {
     }
   }
 
-  #commandStart(events: TerminalEvent[]): void {
-    const commandLine = this.#pendingCommandLine;
-    const trusted = commandLine !== null && this.#pendingTrusted;
-    this.#clearPending();
-    events.push({ type: 'command-start', commandLine, trusted });
-  }
-
-  #commandEnd(fields: Uint8Array[], events: TerminalEvent[]): void {
-    // A command line announced but never started belongs to no later command.
-    this.#clearPending();
-    const code = fields.length >= 2 ? parseDecimal(fields[1]!) : -1;
-    events.push({ type: 'command-end', exitCode: code < 0 ? null : code });
-  }
-
-  #clearPending(): void {
-    this.#pendingCommandLine = null;
-    this.#pendingTrusted = false;
+  /** Exactly `count` fields, the last being this session's nonce (constant-time compare). */
+  #signed(fields: readonly Uint8Array[], count: number): boolean {
+    return (
+      fields.length === count && this.#nonce !== null && constantTimeEqual(fields[count - 1]!, this.#nonce)
+    );
   }
 }

@@ -1,7 +1,8 @@
 /**
- * Undoes the shell quoting of kitty's `OSC 133 ; C ; cmdline=<quoted>` (alert-spec WATCHING limitation names
- * `cmdline` beside `cmdline_url`): kitty's bash and zsh integrations quote the command line with `printf %q` /
- * `${(q)…}`, which produce backslash escapes, '…' and "…" quoting, and bash's $'…' ANSI-C strings.
+ * Undoes shell quoting as kitty's `OSC 133 ; C ; cmdline=<quoted>` writes it: kitty's bash and zsh integrations
+ * quote the command line with `printf %q` / `${(q)…}`, which produce backslash escapes, '…' and "…" quoting, and
+ * bash's $'…' ANSI-C strings. The parser no longer reads that sequence (unsigned, issue 24.2); this stays as the
+ * inverse `session-command.test.ts` checks `quoteShellWord` against.
  * Linear in the input; never throws; an unterminated quote runs to the end.
  */
 

@@ -74,6 +74,8 @@ export interface PocketConnection {
   kill(sessionId: string): Promise<void>;
   /** Removes an ended session from the Burrow's list (refused for a running one); absent where not offered. */
   clear?(sessionId: string): Promise<void>;
+  /** Starts a resumable session's coding agent on its conversation again (R-C-RESUME-1); resolves with its id. */
+  resume?(sessionId: string): Promise<string>;
   /** Asks the Burrow to drop this phone from its ACL (`forget-me`); absent until the core offers it. */
   forgetMe?(): Promise<void>;
   /** Asks the Burrow for a test push to its devices (`push-test`); absent in connections that cannot. */

@@ -91,8 +91,10 @@ export function guardConnection(
     rename: (sessionId, name) => inner.rename(sessionId, name),
     kill: (sessionId) => (allowed() ? inner.kill(sessionId) : refuse()),
   };
-  const { forgetMe, pushTest } = inner;
+  const { forgetMe, pushTest, resume } = inner;
   if (forgetMe) guarded.forgetMe = () => forgetMe.call(inner);
+  // A resume starts the agent again on the computer: as gated as a new session.
+  if (resume) guarded.resume = (sessionId) => (allowed() ? resume.call(inner, sessionId) : refuse());
   if (pushTest) guarded.pushTest = () => pushTest.call(inner);
   // The direct path changes how bytes travel, not what they do: read and set as the phone's settings are.
   Object.defineProperties(guarded, {

@@ -21,6 +21,7 @@ import {
   clientSubprotocols,
   decodeBase64url,
   decodeBurrowMessage,
+  ErrorCode,
   encodeBase64url,
   encodeClientMessage,
   encodeRejoin,
@@ -44,6 +45,7 @@ import { type Clock, systemClock } from './clock.js';
 import { DirectLink, type DirectState } from './direct/direct-link.js';
 import type { RtcFactory } from './direct/rtc.js';
 import { applyDirectoryMessage, type Directory, EMPTY_DIRECTORY } from './directory-state.js';
+import { InputPacer } from './input-pacer.js';
 import { OutputCursor } from './output-cursor.js';
 import type { PairingRecord, PairingStorage } from './pairing-storage.js';
 import { clientSocketUrl, type SecureChannel, startHandshake } from './secure-channel.js';
@@ -203,11 +205,17 @@ export class BurrowConnection {
   readonly #pending = new Map<number, Pending>();
   readonly #terminals = new Map<string, Terminal>();
   readonly #listeners = new Set<(e: ConnectionEvent) => void>();
+  /** Input in order, paced by the Burrow's `input-ack` and the relay's byte budget (R-FLOW-2). */
+  readonly #pacer: InputPacer;
 
   constructor(options: BurrowConnectionOptions) {
     this.#o = options;
     this.#pairing = options.pairing;
     this.#clock = options.clock ?? systemClock;
+    this.#pacer = new InputPacer({
+      clock: this.#clock,
+      send: (session, kind, data) => this.#send({ type: 'input', session, kind, data }),
+    });
   }
 
   get status(): ConnectionStatus {
@@ -364,6 +372,16 @@ export class BurrowConnection {
     await this.#request((rid) => ({ type: 'clear', rid, session }));
   }
 
+  /**
+   * R-C-RESUME-1: starts a resumable session's coding agent on its conversation again (same id). When it
+   * cannot, rejects with the Burrow's reason (what is gone, what to do) and the session stays as it was.
+   */
+  async resume(session: string): Promise<string> {
+    const m = await this.#request((rid) => ({ type: 'resume', rid, session }));
+    if (m.type !== 'created') throw new Error('unexpected answer');
+    return m.session;
+  }
+
   /** Older scrollback: the lines just before absolute line `beforeLine` (a snapshot's `firstLine`). */
   async history(
     session: string,
@@ -416,7 +434,17 @@ export class BurrowConnection {
   }
 
   #input(session: string, kind: 'user' | 'reply', data: Uint8Array) {
-    if (data.length > 0) this.#send({ type: 'input', session, kind, data });
+    const refused = this.#pacer.push(session, kind, data);
+    if (refused === null) return;
+    // Refused whole, before any of it was sent: say so, with the limit (issue 24.8).
+    const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+    const waiting =
+      refused.queuedBytes > 0 ? ` (with ${bytes(refused.queuedBytes)} of a paste still going)` : '';
+    this.#emit({
+      type: 'error',
+      code: ErrorCode.PAYLOAD_TOO_LARGE,
+      message: `Paste not sent: ${bytes(refused.bytes)}${waiting} is more than the ${refused.limit / (1024 * 1024)} MiB a paste may be.`,
+    });
   }
 
   #sendAttach(session: string, term: Terminal) {
@@ -515,6 +543,7 @@ export class BurrowConnection {
     try {
       if (!this.#channel) {
         this.#channel = hs.finish(bytes);
+        this.#pacer.reset();
         this.#startCarrier(token, this.#channel);
         this.#send({
           type: 'hello',
@@ -718,6 +747,18 @@ export class BurrowConnection {
         return this.#terminals.get(m.session)?.callbacks.onSizeChanged?.(m.cols, m.rows);
       case 'pocket-build':
         return this.#emit({ type: 'pocket-build', files: m.files });
+      case 'input-ack':
+        try {
+          this.#pacer.acked(m.received);
+        } catch {
+          if (this.#socket)
+            this.#fail(
+              this.#socket,
+              'the Burrow acknowledged input it was never sent',
+              CloseCode.PROTOCOL_VIOLATION,
+            );
+        }
+        return;
       case 'error': {
         const pending = m.rid !== null ? this.#pending.get(m.rid) : undefined;
         if (pending && m.rid !== null) {
@@ -839,6 +880,7 @@ export class BurrowConnection {
 
   #teardown(reason: string) {
     this.#receivedBytes = this.#ackedBytes = 0;
+    this.#pacer.reset();
     this.#token = null;
     this.#carrier?.dispose();
     this.#carrier = null;

@@ -3,10 +3,18 @@
  * with psk = the link's secret, send `pair-request` (the key confirmation), show the code, wait for the
  * owner's answer, store the credentials.
  */
-import { confirmationCode, ikpsk2ResponderEphemeral, NoiseError, type NoiseTransport } from '@burrow/crypto';
+import {
+  confirmationCode,
+  ikpsk2ResponderEphemeral,
+  NoiseError,
+  type NoiseTransport,
+  pairingTicket,
+} from '@burrow/crypto';
 import {
   CLOSE_MESSAGES,
   type CloseCode,
+  clientSubprotocols,
+  decodeBase64url,
   decodePairBurrowMessage,
   encodeBase64url,
   encodePairClientMessage,
@@ -86,7 +94,13 @@ function pairOver(
     psk: o.offer.secret,
   });
   return new Promise<PairingRecord>((resolve, reject) => {
-    const socket = o.socketFactory(clientSocketUrl(o.offer.relayUrl, o.offer.burrowId));
+    // The link's pairing ticket: while `burrow pair` is open the Burrow has published its hash, and it gets this
+    // socket past others flooding the relay with sockets for this Burrow (issue 24.5, RL-TICKET-5).
+    const ticket = pairingTicket(o.offer.secret, decodeBase64url(o.offer.burrowId));
+    const socket = o.socketFactory(
+      clientSocketUrl(o.offer.relayUrl, o.offer.burrowId),
+      clientSubprotocols(encodeBase64url(ticket)),
+    );
     socket.binaryType = 'arraybuffer';
     let channel: SecureChannel<NoiseTransport> | null = null;
     let settled = false;

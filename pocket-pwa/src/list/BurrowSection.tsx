@@ -1,3 +1,4 @@
+import type { SessionEntry } from '@burrow/protocol';
 import { useEffect, useState } from 'react';
 import type { PairedBurrow } from '../app/burrow-hub.js';
 import type { CreateOptions } from '../app/connection-port.js';
@@ -165,6 +166,16 @@ export function BurrowSection(props: BurrowSectionProps) {
               // `kill` of an ended session removes it from the Burrow's list (the port offers no `clear`).
               onRemove={(e) => void conn.kill(e.id).catch(fail('Could not remove'))}
               onTodo={(e) => conn.todo(e.id, 'toggle')}
+              // The Burrow's reason says what is gone and what to do: shown as it is.
+              {...(conn.resume
+                ? {
+                    onResume: (e: SessionEntry) =>
+                      void conn.resume!(e.id).then(
+                        (id) => onOpen(burrow, id),
+                        (err: unknown) => onError(err instanceof Error ? err.message : String(err)),
+                      ),
+                  }
+                : {})}
               onRestart={(e) =>
                 create({
                   argv: restartArgv(e),

@@ -31,7 +31,7 @@ const base: SessionEntry = {
   awaited: false,
 };
 
-function renderRow(entry: SessionEntry) {
+function renderRow(entry: SessionEntry, withResume = true) {
   const calls: string[] = [];
   const on = (what: string) => (e: SessionEntry) => void calls.push(`${what} ${e.id}`);
   render(
@@ -45,6 +45,7 @@ function renderRow(entry: SessionEntry) {
         onRestart={on('restart')}
         onRemove={on('remove')}
         onTodo={on('todo')}
+        {...(withResume ? { onResume: on('resume') } : {})}
       />
     </ul>,
   );
@@ -68,5 +69,32 @@ describe('SessionRow, ended sessions', () => {
     fireEvent.click(screen.getByRole('button', { name: 'More actions for agent' }));
     expect(screen.getByRole('button', { name: 'Kill…' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Remove' })).toBeNull();
+  });
+});
+
+describe('SessionRow, a coding agent that can be resumed (R-DIR-8)', () => {
+  const resumable: SessionEntry = {
+    ...base,
+    exited: true,
+    resumable: { agent: 'claude', conversation: '7729da4a-f847-4916-a62c-20aca223ae86' },
+  };
+  it('says so in words and offers Resume at once', () => {
+    const calls = renderRow(resumable);
+    expect(screen.getByText('Claude Code conversation can be resumed')).toBeTruthy();
+    expect(
+      screen.getByRole('button', {
+        name: `Open agent, ${DIED_WITH_BURROW_TEXT}, Claude Code conversation can be resumed`,
+      }),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Resume Claude Code' }));
+    expect(calls).toEqual(['resume abcdefgh']);
+  });
+  it('no Resume for a session that is not resumable', () => {
+    renderRow({ ...base, exited: true });
+    expect(screen.queryByRole('button', { name: /^Resume/ })).toBeNull();
+  });
+  it('no Resume where the connection cannot resume', () => {
+    renderRow(resumable, false);
+    expect(screen.queryByRole('button', { name: /^Resume/ })).toBeNull();
   });
 });

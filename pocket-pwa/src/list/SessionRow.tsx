@@ -1,7 +1,15 @@
 import type { SessionEntry } from '@burrow/protocol';
 import { useState } from 'react';
 import { RenameForm } from './RenameForm.js';
-import { agoText, exitText, exitTone, previewText, rowLabel } from './session-text.js';
+import {
+  agoText,
+  exitText,
+  exitTone,
+  previewText,
+  resumableText,
+  resumeLabel,
+  rowLabel,
+} from './session-text.js';
 
 export interface SessionRowProps {
   readonly entry: SessionEntry;
@@ -13,6 +21,8 @@ export interface SessionRowProps {
   onRestart(entry: SessionEntry): void;
   /** Removes an ended session from the Burrow's list. */
   onRemove(entry: SessionEntry): void;
+  /** Starts a resumable session's coding agent on its conversation again; absent where not offered. */
+  onResume?(entry: SessionEntry): void;
   onTodo(entry: SessionEntry): void;
 }
 
@@ -27,11 +37,13 @@ export function SessionRow({
   onKill,
   onRestart,
   onRemove,
+  onResume,
   onTodo,
 }: SessionRowProps) {
   const [mode, setMode] = useState<Mode>('idle');
   const preview = previewText(entry);
   const exit = exitText(entry);
+  const resumable = onResume === undefined ? null : resumableText(entry);
   const detail = entry.command ?? (entry.title !== '' ? entry.title : null);
   return (
     <li
@@ -71,8 +83,14 @@ export function SessionRow({
           </span>
         )}
         {exit !== null && <span className={`session-exit exit-${exitTone(entry)}`}>{exit}</span>}
+        {resumable !== null && <span className="session-resumable">{resumable}</span>}
       </button>
       <div className="session-actions">
+        {resumable !== null && mode === 'idle' && onResume !== undefined && (
+          <button type="button" className="resume" onClick={() => onResume(entry)}>
+            {resumeLabel(entry)}
+          </button>
+        )}
         {mode === 'idle' && (
           <button type="button" aria-label={`More actions for ${entry.name}`} onClick={() => setMode('menu')}>
             ⋯

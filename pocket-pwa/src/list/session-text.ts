@@ -37,6 +37,27 @@ export function exitText(entry: SessionEntry): string | null {
 
 export const DIED_WITH_BURROW_TEXT = 'ended when Burrow restarted';
 
+/** The agents' names as people know them (the Burrow sends `claude`, `codex`, …). */
+const AGENT_NAMES: Readonly<Record<string, string>> = {
+  claude: 'Claude Code',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+  opencode: 'opencode',
+};
+
+/** "Claude Code conversation can be resumed", for a session whose agent can come back (R-DIR-8), else null. */
+export function resumableText(entry: SessionEntry): string | null {
+  const r = entry.resumable;
+  if (!entry.exited || r === undefined || r === null) return null;
+  return `${AGENT_NAMES[r.agent] ?? r.agent} conversation can be resumed`;
+}
+
+/** The Resume button's words: "Resume Claude Code". */
+export function resumeLabel(entry: SessionEntry): string {
+  const agent = entry.resumable?.agent ?? '';
+  return `Resume ${AGENT_NAMES[agent] ?? agent}`.trim();
+}
+
 /**
  * How an ended session's line is coloured (issue 17 item 7): exit 0 is a program that finished as asked —
  * not an alarm, so not the "down" red; a non-zero code or a signal is a failure; dying with the Burrow is
@@ -64,6 +85,8 @@ export function rowLabel(entry: SessionEntry): string {
   if (entry.todo) bits.push('to do');
   const exit = exitText(entry);
   if (exit !== null) bits.push(exit);
+  const resumable = resumableText(entry);
+  if (resumable !== null) bits.push(resumable);
   return bits.join(', ');
 }
 

@@ -16,6 +16,8 @@ import {
   type BuildState,
   buildCacheName,
   parseBuildState,
+  parseRelease,
+  RELEASE_PATH,
 } from './build-state.js';
 
 export async function sha256(bytes: ArrayBuffer | Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
@@ -66,4 +68,17 @@ export async function cachedBuildFiles(buildId: string): Promise<BuildFile[]> {
     }),
   );
   return sortBuildFiles(files);
+}
+
+/** The release (`/release.json` version) of the build in `buildId`'s cache; null when it has none. */
+export async function cachedRelease(buildId: string): Promise<string | null> {
+  const name = buildCacheName(buildId);
+  if (!(await caches.has(name))) return null;
+  const response = await (await caches.open(name)).match(RELEASE_PATH);
+  if (response === undefined) return null;
+  try {
+    return parseRelease(await response.json());
+  } catch {
+    return null;
+  }
 }

@@ -6,10 +6,12 @@
  * (notification-click.ts).
  *
  * Updates are never silent: a new worker downloads and checks its build, then only offers it; the page's
- * "Update" prompt posts ACCEPT_UPDATE, and only then is the new build served (the page reloads). The very first
- * install takes effect at once and claims the page, so it works offline without a reload.
+ * "Update" prompt posts ACCEPT_UPDATE, and only then is the new build served (the page reloads). An older build
+ * (issue 24.6, build-state.ts `isDowngrade`) is offered as a warning and taken only with the user's explicit
+ * "Go back". The very first install takes effect at once and claims the page, so it works offline without a
+ * reload.
  */
-import { readBuildState, writeBuildState } from '../store/build-cache.js';
+import { cachedRelease, readBuildState, writeBuildState } from '../store/build-cache.js';
 import { afterAccept, afterInstall, servedPath, staleCaches } from '../store/build-state.js';
 import { IdbPairingStorage } from '../store/pairing-store.js';
 import { IdbPushStore } from '../store/push-store.js';
@@ -27,7 +29,11 @@ self.addEventListener('install', (event) => {
     (async () => {
       const build = await own;
       await downloadBuild(build);
-      const { state, takeOverNow } = afterInstall(await readBuildState(), build.id);
+      const { state, takeOverNow } = afterInstall(
+        await readBuildState(),
+        build.id,
+        await cachedRelease(build.id),
+      );
       await writeBuildState(state);
       if (takeOverNow) await self.skipWaiting();
     })(),
@@ -41,7 +47,7 @@ self.addEventListener('activate', (event) => {
       let state = await readBuildState();
       if (state === null) {
         // The state was lost (storage cleared under a live worker): this worker's build is all there is.
-        state = { installed: build.id, offered: null };
+        state = afterInstall(null, build.id, await cachedRelease(build.id)).state;
         await writeBuildState(state);
       }
       for (const name of staleCaches(await caches.keys(), state, build.id)) await caches.delete(name);
@@ -60,16 +66,25 @@ self.addEventListener('fetch', (event) => {
   event.respondWith(serveInstalled(path).then((response) => response ?? fetch(request)));
 });
 
-/** The page's "Update" (shell/service-worker.ts): this worker's build becomes the installed one. */
+/**
+ * The page's "Update" (shell/service-worker.ts): this worker's build becomes the installed one. Going back to an
+ * older build needs `downgrade: true`, which the page sends only after the user chose it over the warning.
+ */
 self.addEventListener('message', (event) => {
   const data: unknown = event.data;
   if (data === null || typeof data !== 'object' || (data as { type?: unknown }).type !== 'ACCEPT_UPDATE')
     return;
+  const confirmedDowngrade = (data as { downgrade?: unknown }).downgrade === true;
   const port = event.ports[0];
   event.waitUntil(
     (async () => {
       const build = await own;
-      const next = afterAccept(await readBuildState(), build.id);
+      const next = afterAccept(
+        await readBuildState(),
+        build.id,
+        await cachedRelease(build.id),
+        confirmedDowngrade,
+      );
       if (next !== null) {
         await writeBuildState(next);
         await self.skipWaiting();

@@ -34,6 +34,8 @@ const LOCAL_SCROLLBACK_LINES = MAX_HISTORY_LINES;
 /** Resizes (rotation, keyboard) settle before the PTY is told, so a program redraws once. */
 const RESIZE_SETTLE_MS = 150;
 
+/** How long a refused paste's words stay on screen (ms). */
+const REFUSAL_SHOWN_MS = 10_000;
 export interface TerminalScreenProps {
   readonly burrow: PairedBurrow;
   readonly sessionId: string;
@@ -65,6 +67,8 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
   const lastEntry = useRef<SessionEntry | undefined>(entry);
   if (entry !== undefined) lastEntry.current = entry;
   const [gone, setGone] = useState<GoneHow | null>(null);
+  /** A paste the core refused before sending any of it (too large, issue 24.8): its words, for a while. */
+  const [refusal, setRefusal] = useState<string | null>(null);
   const goneRef = useRef(false);
   goneRef.current = gone !== null;
 
@@ -83,8 +87,14 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
     return conn.subscribe((e) => {
       if (e.type === 'directory') judge(false);
       else if (e.type === 'error' && e.code === ErrorCode.UNKNOWN_SESSION) judge(true);
+      else if (e.type === 'error' && e.code === ErrorCode.PAYLOAD_TOO_LARGE) setRefusal(e.message);
     });
   }, [conn, sessionId]);
+  useEffect(() => {
+    if (refusal === null) return;
+    const timer = setTimeout(() => setRefusal(null), REFUSAL_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [refusal]);
 
   const updatePager = useCallback((next: PagerState) => {
     pagerRef.current = next;
@@ -277,6 +287,11 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
       {gone === null && online && (conn.status.kind !== 'connected' || entry?.exited) && (
         <p className="term-status" role="status">
           {entry?.exited ? 'this session has exited' : conn.statusText}
+        </p>
+      )}
+      {refusal !== null && (
+        <p className="term-status" role="alert">
+          {refusal}
         </p>
       )}
       {historyOpen && pager !== null && (

@@ -60,9 +60,18 @@ describe('ticket set body [RL-TICKET-2]', () => {
     );
     expect(decodeRelayTicketSet({ ticketHashes: hashes }).ticketHashes).toHaveLength(MAX_RELAY_TICKETS);
     expect(decodeRelayTicketSet({ ticketHashes: [] }).ticketHashes).toEqual([]);
+    // The open pairing link's ticket (RL-TICKET-5): at most one, and optional (older Burrows send none).
+    expect(decodeRelayTicketSet({ ticketHashes: [], pairingTicketHashes: [b64(3)] })).toEqual({
+      ticketHashes: [],
+      pairingTicketHashes: [b64(3)],
+    });
+    expect(decodeRelayTicketSet({ ticketHashes: [] })).toEqual({ ticketHashes: [] });
     for (const bad of [
       null,
       {},
+      { ticketHashes: [], pairingTicketHashes: [b64(3), b64(4)] },
+      { ticketHashes: [], pairingTicketHashes: [b64(3, 16)] },
+      { ticketHashes: [], pairingTicketHashes: b64(3) },
       { ticketHashes: [...hashes, b64(9)] },
       { ticketHashes: [b64(1), b64(1)] },
       { ticketHashes: [b64(1, 16)] },

@@ -15,6 +15,9 @@
  * - The relay hashes the ticket and looks it up in the set. It learns that some paired phone of this Burrow is
  *   connecting, and which ticket it used within this hour. Tickets of different hours and different phones
  *   cannot be linked to each other, and none to a deliveryId.
+ * - While `burrow pair` is open the set also names the pairing link's ticket (`pairingTicketHashes`, issue
+ *   24.5, RL-TICKET-5; `@burrow/crypto` `pairingTicket`), which the pairing phone offers the same way. Such a
+ *   socket has its own small per-Burrow connect budget, so pairing works while others flood the Burrow.
  */
 import * as v from 'valibot';
 import { isBase64urlOfLength } from './base64url.js';
@@ -33,6 +36,8 @@ export const RELAY_TICKET_EPOCHS_PUBLISHED = 3;
 export const MAX_RELAY_TICKET_DEVICES = 64;
 /** Most ticket hashes in one published set. */
 export const MAX_RELAY_TICKETS = RELAY_TICKET_EPOCHS_PUBLISHED * MAX_RELAY_TICKET_DEVICES;
+/** Pairing tickets in one set: the one open `burrow pair` offer (only one is open at a time). */
+export const MAX_PAIRING_TICKETS = 1;
 /** Longest `Sec-WebSocket-Protocol` header the relay reads (characters): two entries fit in 80. */
 export const MAX_SUBPROTOCOL_HEADER_CHARS = 256;
 
@@ -83,9 +88,26 @@ export const RelayTicketSetSchema = v.strictObject({
     v.maxLength(MAX_RELAY_TICKETS, `at most ${MAX_RELAY_TICKETS} ticket hashes`),
     v.check((list) => new Set(list).size === list.length, 'ticket hashes must be distinct'),
   ),
+  // Absent from a Burrow that predates pairing tickets: none.
+  pairingTicketHashes: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string(),
+          v.check(
+            (s) => isBase64urlOfLength(s, TOKEN_HASH_BYTES),
+            'a ticket hash must be base64url of 32 bytes',
+          ),
+        ),
+      ),
+      v.maxLength(MAX_PAIRING_TICKETS, `at most ${MAX_PAIRING_TICKETS} pairing ticket hash`),
+    ),
+  ),
 });
 export interface RelayTicketSet {
   readonly ticketHashes: readonly string[];
+  /** The open pairing link's ticket hash (RL-TICKET-5); absent or empty when no `burrow pair` is open. */
+  readonly pairingTicketHashes?: readonly string[];
 }
 
 /** @throws RelayCodecError('bad_body') */

@@ -81,6 +81,11 @@ export const burrowControlSchema = v.variant('type', [
     ),
   }),
   msg('pong', { rid }),
+  /**
+   * R-FLOW-2: the total length of this connection's `input` payloads the Burrow has handed to its terminals, each
+   * once that terminal had less than INPUT_WINDOW_BYTES of input waiting for its program.
+   */
+  msg('input-ack', { received: offset }),
 
   // Directory (R-DIR-*)
   msg('directory', {

@@ -84,6 +84,8 @@ export const clientControlSchema = v.variant('type', [
   msg('rename', { rid, session: sessionId, name: displayText(MAX_LABEL_CHARS, 1) }),
   msg('kill', { rid, session: sessionId }),
   msg('clear', { rid, session: sessionId }),
+  /** R-C-RESUME-1: start a resumable session's coding agent on its conversation again (same id and name). */
+  msg('resume', { rid, session: sessionId }),
 
   // Devices, push and settings
   msg('push-status', { rid }),

@@ -59,10 +59,17 @@ export {
 } from './pocket-build.js';
 export { SCREEN_UNICODE_VERSION } from './screen-widths.js';
 export { type MessageCipher, SecureChannel } from './secure-channel.js';
-export type { Notification, NotificationSource, SessionEntry, SessionStatus } from './session-entry.js';
+export type {
+  Notification,
+  NotificationSource,
+  Resumable,
+  SessionEntry,
+  SessionStatus,
+} from './session-entry.js';
 export {
   NOTIFICATION_SOURCES,
   notificationSchema,
+  resumableSchema,
   SESSION_STATUSES,
   sessionEntrySchema,
 } from './session-entry.js';

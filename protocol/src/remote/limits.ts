@@ -31,6 +31,19 @@ export const MAX_OUTPUT_CHUNK_BYTES = 1024 * 1024;
 /** Largest `input` frame payload, in bytes: a big paste. */
 export const MAX_INPUT_CHUNK_BYTES = 1024 * 1024;
 
+/**
+ * Pastes (R-FLOW-2, issue 24.8): a phone cuts input into `input` frames of at most INPUT_CHUNK_BYTES (under
+ * the Burrow's 64 KiB per write), keeps at most INPUT_WINDOW_BYTES of them unacknowledged by `input-ack`, and
+ * sends no faster than PASTE_BYTES_PER_SECOND after a burst of PASTE_BURST_BYTES — half the relay's inbound
+ * budget for a Burrow (RL-LIM-7: 4 MiB burst, 1 MiB/s), so a paste never trips it and leaves room for the
+ * Burrow's other phones. A paste over MAX_PASTE_BYTES is refused before any of it is sent (32 s at that rate).
+ */
+export const INPUT_CHUNK_BYTES = 32 * 1024;
+export const INPUT_WINDOW_BYTES = 256 * 1024;
+export const PASTE_BYTES_PER_SECOND = 512 * 1024;
+export const PASTE_BURST_BYTES = 1024 * 1024;
+export const MAX_PASTE_BYTES = 16 * 1024 * 1024;
+
 /** Reassembler: bytes it may hold across all partial messages (each reserved at its first fragment). */
 export const MAX_REASSEMBLY_BYTES = 2 * MAX_MESSAGE_BYTES;
 
@@ -60,6 +73,12 @@ export const MAX_CWD_CHARS = 1024;
 
 /** Running command line: code points. */
 export const MAX_COMMAND_CHARS = 1024;
+
+/** A resumable session's coding-agent conversation id (R-DIR-8): code points. */
+export const MAX_CONVERSATION_ID_CHARS = 128;
+
+/** The name of the coding agent a resumable session ran (`claude`, `codex`, …): code points. */
+export const MAX_AGENT_NAME_CHARS = 32;
 
 /** Watch key (`commandWatchKey`) and one watch rule: code points. */
 export const MAX_WATCH_KEY_CHARS = 128;

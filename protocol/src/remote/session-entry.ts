@@ -4,7 +4,9 @@
 import * as v from 'valibot';
 import { cols, displayText, offset, rows, sessionId, timestamp } from './fields.js';
 import {
+  MAX_AGENT_NAME_CHARS,
   MAX_COMMAND_CHARS,
+  MAX_CONVERSATION_ID_CHARS,
   MAX_CWD_CHARS,
   MAX_LABEL_CHARS,
   MAX_NOTIFICATION_BODY_CHARS,
@@ -51,6 +53,13 @@ export const notificationSchema = v.strictObject({
 });
 export type Notification = v.InferOutput<typeof notificationSchema>;
 
+/** What a resumable session would resume (R-DIR-8): the coding agent and its id for the conversation. */
+export const resumableSchema = v.strictObject({
+  agent: displayText(MAX_AGENT_NAME_CHARS, 1),
+  conversation: displayText(MAX_CONVERSATION_ID_CHARS, 1),
+});
+export type Resumable = v.InferOutput<typeof resumableSchema>;
+
 export const sessionEntrySchema = v.pipe(
   v.strictObject({
     id: sessionId,
@@ -77,6 +86,11 @@ export const sessionEntrySchema = v.pipe(
     todo: v.boolean(),
     notification: v.nullable(notificationSchema),
     awaited: v.boolean(),
+    /**
+     * Set when the session ran a coding agent when the Burrow's daemon stopped and `resume` can start it on the
+     * same conversation; absent (or null) otherwise. Added within v1 (hello capability `resume`).
+     */
+    resumable: v.optional(v.nullable(resumableSchema)),
   }),
   v.check((e) => e.exited || e.exitCode === null, 'R-DIR-2: a running session has no exitCode'),
   v.check(
@@ -88,5 +102,6 @@ export const sessionEntrySchema = v.pipe(
     'R-DIR-4: status is ALERT_RINGING exactly while ringing',
   ),
   v.check((e) => e.lastActivityAt >= e.createdAt, 'R-DIR-5: lastActivityAt is not before createdAt'),
+  v.check((e) => e.exited || e.resumable == null, 'R-DIR-8: only an exited session is resumable'),
 );
 export type SessionEntry = v.InferOutput<typeof sessionEntrySchema>;

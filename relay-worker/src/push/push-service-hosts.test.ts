@@ -46,6 +46,25 @@ describe('Web Push service hosts [RL-HTTP-8]', () => {
     expect(() => parseExtraPushServiceHosts(1 as unknown as string)).toThrow(TypeError);
   });
 
+  it('refuses a wildcard at or above a registrable domain: *.co.uk, *.nip.io (issue 24.8, Public Suffix List)', () => {
+    const { hosts, rejected } = parseExtraPushServiceHosts(
+      '*.co.uk *.nip.io *.sslip.io *.example.com *.github.io *.alice.github.io *.push.alice.github.io *.push.example.co.uk push.example.co.uk',
+    );
+    expect(rejected).toEqual([
+      '*.co.uk',
+      '*.nip.io',
+      '*.sslip.io',
+      '*.example.com',
+      '*.github.io',
+      '*.alice.github.io',
+    ]);
+    expect(hosts).toEqual(['*.push.alice.github.io', '*.push.example.co.uk', 'push.example.co.uk']);
+    expect(hostPatternProblem('*.co.uk')).toMatch(/co\.uk is a public suffix/);
+    expect(hostPatternProblem('*.nip.io')).toMatch(/not at it/);
+    // So no operator entry can admit a wildcard DNS name that points at loopback.
+    expect(isPushServiceHost('127-0-0-1.nip.io', hosts)).toBe(false);
+  });
+
   it('never throws on any string, and never keeps a pattern that is not one', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 300 }), (s) => {

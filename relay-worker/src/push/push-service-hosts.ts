@@ -14,7 +14,17 @@
  * A pattern is a public DNS name (`public-host.ts`) or `*.` followed by one. The `*` stands for exactly one
  * label, as in a TLS wildcard: `*.notify.windows.com` admits `wns2-par02p.notify.windows.com`, but neither
  * `notify.windows.com` nor `a.b.notify.windows.com`.
+ *
+ * A wildcard must sit below a registrable domain, not at it or above it (issue 24.8): what follows `*.` must
+ * be a name under a registrable domain (`notify.windows.com` is under `windows.com`). `*.co.uk` would admit
+ * every company's host (`co.uk` is a public suffix), and `*.nip.io` every name of a wildcard DNS service,
+ * `10-0-0-1.nip.io` included, which points wherever its name says. Registrable domains come from the Public
+ * Suffix List, ICANN and private sections (`github.io` is a suffix too), through `tldts`: the list changes
+ * every week and no hand-made table would keep up; tldts is maintained, ships the list inside (no fetch at
+ * run time, which a Worker could not do anyway) and runs on workerd. Pinned exactly; a newer list comes with
+ * a version bump.
  */
+import { getDomain, getPublicSuffix } from 'tldts';
 import { publicHostProblem } from './public-host.js';
 
 export const WEB_PUSH_SERVICE_HOSTS: readonly string[] = [
@@ -31,12 +41,23 @@ export const MAX_EXTRA_PUSH_SERVICE_HOSTS_CHARS = 4_096;
 
 const WILDCARD = '*.';
 
+/** The Public Suffix List's private section counts: a user's `x.github.io` is not github's. */
+const PSL = { allowPrivateDomains: true } as const;
+
 /** Why `pattern` is not a host pattern, or null. */
 export function hostPatternProblem(pattern: string): string | null {
   if (typeof pattern !== 'string') throw new TypeError('pattern must be a string');
-  const name = pattern.startsWith(WILDCARD) ? pattern.slice(WILDCARD.length) : pattern;
+  const wildcard = pattern.startsWith(WILDCARD);
+  const name = wildcard ? pattern.slice(WILDCARD.length) : pattern;
   if (name !== name.toLowerCase()) return 'host pattern must be lower case';
-  return publicHostProblem(name);
+  const problem = publicHostProblem(name);
+  if (problem !== null || !wildcard) return problem;
+  const registrable = getDomain(name, PSL);
+  if (registrable === null || getPublicSuffix(name, PSL) === name)
+    return `a wildcard must be below a registrable domain (${name} is a public suffix)`;
+  if (registrable === name)
+    return `a wildcard must be below a registrable domain, not at it (*.${name} names every host of ${name})`;
+  return null;
 }
 
 export interface ParsedPushServiceHosts {

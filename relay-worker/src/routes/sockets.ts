@@ -16,7 +16,9 @@ import { bearerToken } from '../tokens.js';
 /**
  * `GET /v1/burrows/:id/agent` and `/client`: WebSocket upgrades, forwarded to the Burrow's object after the
  * cheap checks. The agent gets HTTP errors (it can read them); a phone's browser cannot read the status of a
- * failed upgrade, so a phone refused for rate is accepted and closed RATE_LIMITED. [SPEC: RL-HTTP-5, RL-LIM-4]
+ * failed upgrade, so a phone refused for rate is accepted and closed RATE_LIMITED. An upgrade with the
+ * Burrow's own credential (its token, a published ticket) is not refused for its address's rate.
+ * [SPEC: RL-HTTP-5, RL-LIM-4]
  */
 export function socketRoutes(app: Hono<AppEnv>): void {
   for (const role of ['agent', 'client'] as const) {
@@ -28,19 +30,29 @@ export function socketRoutes(app: Hono<AppEnv>): void {
       if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
         return jsonError(ErrorCode.UPGRADE_REQUIRED, 'this is a WebSocket endpoint');
       }
-      if (role === 'agent' && bearerToken(c.req.header('Authorization')) === null) {
+      const token = role === 'agent' ? bearerToken(c.req.header('Authorization')) : null;
+      if (role === 'agent' && token === null) {
         return jsonError(ErrorCode.UNAUTHORIZED, 'bad or missing burrow token');
       }
+      const offered = parseClientSubprotocols(c.req.header('Sec-WebSocket-Protocol') ?? null);
       const limit = await services.takeSourceToken(
         sourceKey(c.req.header('CF-Connecting-IP') ?? null),
         'connect',
       );
-      if (!limit.allowed) {
+      // The address spent its budget, maybe because someone else shares it (CGNAT, shared Wi-Fi): the Burrow's
+      // own link and its phones still get in with their credential (issue 24.5). Others are refused as before.
+      const owner =
+        !limit.allowed &&
+        (role === 'agent'
+          ? await services.burrow(burrowId).ownerCredential('agent', token!)
+          : offered.ticket !== null &&
+            (await services.burrow(burrowId).ownerCredential('ticket', offered.ticket)));
+      if (!limit.allowed && !owner) {
         if (role === 'client')
           return services.refuseSocket(
             CloseCode.RATE_LIMITED,
             CLOSE_MESSAGES[CloseCode.RATE_LIMITED],
-            subprotocolHeaders(parseClientSubprotocols(c.req.header('Sec-WebSocket-Protocol') ?? null)),
+            subprotocolHeaders(offered),
           );
         return jsonError(ErrorCode.RATE_LIMITED, 'too many connections from this address', {
           'Retry-After': String(Math.ceil(limit.retryAfterMs / 1000)),

@@ -34,6 +34,9 @@ export interface LocatorHost {
   type(text: string): Promise<void>;
 }
 
+/** Fills tried before a field that will not take its text fails the test (see `Locator.fill`). */
+const FILL_ATTEMPTS = 5;
+
 export function textMatch(text: Text, exact = false): TextMatch {
   return typeof text === 'string'
     ? { kind: 'string', value: text, exact }
@@ -196,8 +199,19 @@ export class Locator {
   async tap(): Promise<void> {
     await this.host.tap(await this.#target());
   }
+  /**
+   * Replaces the field's text, and checks it took: Chromium's `Input.insertText` (what Playwright's fill uses)
+   * now and then fires beforeinput/input yet leaves the value unchanged on a busy machine (seen here about one
+   * fill in ten; microsoft/playwright#36039), and an Enter pressed then sends an empty line. The page is not
+   * at fault (typing key by key never loses text), so the fill is repeated until the field holds the text.
+   */
   async fill(text: string): Promise<void> {
-    await this.host.fill(await this.#target(), text);
+    for (let attempt = 1; ; attempt++) {
+      await this.host.fill(await this.#target(), text);
+      if ((await this.inputValue()) === text) return;
+      if (attempt === FILL_ATTEMPTS)
+        throw new Error(`${this} still does not hold the filled text after ${FILL_ATTEMPTS} fills`);
+    }
   }
   /** Focuses the element, then presses `key`. */
   async press(key: string): Promise<void> {

@@ -1,6 +1,7 @@
 /**
- * Target: the CLI's one sanitizer for text it did not write (burrow-agent/src/cli/printable.ts; issue 16
- * item 2: a hostile relay or a session's output must not drive the owner's terminal).
+ * Target: Burrow's one sanitizer for text it did not write, in the CLI and the daemon log
+ * (burrow-agent/src/text/printable.ts; issue 16 item 2, issue 24.4: a hostile relay or a session's output must
+ * not drive the owner's terminal).
  *
  * Feeds random strings of any code points (lone surrogates included), dense runs of escape-sequence fragments
  * (the parser corpus's: OSC 52/9/99/633, CSI, DCS, C1 as UTF-8), and long strings around the bound, with a
@@ -12,13 +13,13 @@
  * bell, notification, prompt mark …).
  */
 import fc from 'fast-check';
+import { TerminalParser } from '../../../burrow-agent/src/terminal/parser.js';
 import {
   MAX_PRINTABLE_CHARS_LIMIT,
   printable,
   printableJson,
   printableLines,
-} from '../../../burrow-agent/src/cli/printable.js';
-import { TerminalParser } from '../../../burrow-agent/src/terminal/parser.js';
+} from '../../../burrow-agent/src/text/printable.js';
 import { escapeFragmentInput } from '../../../burrow-agent/test/corpus/escape-fragments.js';
 import { type FuzzTarget, invariant } from '../fuzz-target.js';
 

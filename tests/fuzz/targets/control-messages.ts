@@ -27,6 +27,7 @@ const VALID_PARAMS: Record<keyof typeof RequestParams, unknown> = {
   list: {},
   create: { name: 'build', cwd: '/tmp', command: ['bash', '-l'], cols: 80, rows: 24 },
   kill: { session: 'build' },
+  resume: { session: 'build' },
   rename: { session: 'build', name: 'tests' },
   attach: { session: 'build', cols: 120, rows: 40, resumeFrom: 1024 },
   history: { session: 'build', before: 500, count: 100 },

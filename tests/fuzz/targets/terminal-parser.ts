@@ -106,7 +106,6 @@ function checkEvent(event: TerminalEvent): void {
         for (const line of event.commandLine.split('\n'))
           checkText(line, COMMAND_LINE_MAX_CODE_POINTS, 'commandLine line');
       }
-      invariant(!event.trusted || event.commandLine !== null, 'trusted command-start without a command line');
       break;
     case 'property':
       checkText(event.key, PROPERTY_KEY_MAX_CODE_POINTS, 'property.key');

@@ -1,7 +1,9 @@
 # Burrow shell integration for fish, loaded from vendor_conf.d because Burrow prepended its directory to
 # XDG_DATA_DIRS (burrow-agent/src/shell-integration/launch.ts). It reports prompts and commands with OSC 633
-# (VS Code's shell integration sequences): A prompt start, B prompt end, E;<command line>;<nonce>, C command
-# start, D;<exit>, P;Cwd=<dir>, plus OSC 7 (file:// URL) for the working directory.
+# (VS Code's shell integration sequences), each signed with the session nonce as its last field (Burrow's
+# parser takes nothing else, src/terminal/shell-integration.ts): A;<nonce> prompt start, B prompt end
+# (unsigned: it is part of the prompt), E;<command line>;<nonce>, C;<nonce> command start, D;<exit>;<nonce>,
+# P;Cwd=<dir>, plus OSC 7 (file:// URL) for the working directory.
 
 # Put XDG_DATA_DIRS back as it was, first, so nothing the user runs sees Burrow's entry.
 if set -q BURROW_FISH_DATA_DIR
@@ -18,9 +20,17 @@ if set -q BURROW_FISH_DATA_DIR
     set -e BURROW_XDG_DATA_DIRS_UNSET
 end
 
-# The nonce proves a command line came from this script; no program the user runs may read it.
-set -g __burrow_nonce $BURROW_SHELL_NONCE
-set -e BURROW_SHELL_NONCE
+# The nonce proves a mark came from this script; no program the user runs may read it. It comes in a one-time
+# file (src/shell-integration/nonce-file.ts), read and removed here: the environment, which every program of
+# this user can read in /proc/<pid>/environ, only names the file.
+set -g __burrow_nonce ''
+if set -q BURROW_SHELL_NONCE_FILE
+    read -l nonce <$BURROW_SHELL_NONCE_FILE 2>/dev/null
+    and string match -qr '^[0-9a-f]{16,128}$' -- $nonce
+    and set -g __burrow_nonce $nonce
+    command rm -f -- $BURROW_SHELL_NONCE_FILE 2>/dev/null
+    set -e BURROW_SHELL_NONCE_FILE
+end
 
 status is-interactive; or return 0
 set -q __burrow_si_loaded; and return 0
@@ -41,17 +51,9 @@ function __burrow_report_cwd
     printf '\e]7;file://%s%s\a\e]633;P;Cwd=%s\a' $hostname $url (__burrow_escape $PWD)
 end
 
-# Fish 4 marks prompts and commands itself with OSC 133 (A, `C;cmdline_url=…`, D), which Burrow's parser reads.
-# Reporting 633 as well would count every prompt and command twice, and Burrow's parser takes 133;C's own
-# command line over a pending 633;E, so there the hooks only report the working directory.
-set -l __burrow_major (string split -f1 . -- $version)
-if test "$__burrow_major" -ge 4 2>/dev/null
-    function __burrow_cwd_hook --on-event fish_prompt
-        __burrow_report_cwd
-    end
-    return 0
-end
-
+# fish 4 also marks prompts and commands itself with OSC 133 (A, `C;cmdline_url=…`, D). Those carry no nonce,
+# so Burrow's parser counts none of them (any program could print the same): these signed hooks report every
+# fish version's commands, once.
 set -g __burrow_ran 0
 
 function __burrow_set_status
@@ -60,18 +62,13 @@ end
 
 function __burrow_preexec --on-event fish_preexec
     set -l line (__burrow_escape $argv)
-    if test -n "$__burrow_nonce"
-        printf '\e]633;E;%s;%s\a' "$line" $__burrow_nonce
-    else
-        printf '\e]633;E;%s\a' "$line"
-    end
-    printf '\e]633;C\a'
+    printf '\e]633;E;%s;%s\a\e]633;C;%s\a' "$line" "$__burrow_nonce" "$__burrow_nonce"
     set -g __burrow_ran 1
 end
 
 function __burrow_postexec --on-event fish_postexec
     set -l st $status
-    printf '\e]633;D;%s\a' $st
+    printf '\e]633;D;%s;%s\a' $st "$__burrow_nonce"
     set -g __burrow_ran 0
     __burrow_set_status $st
 end
@@ -79,7 +76,7 @@ end
 # A prompt starts: once per prompt, from the event (fish_prompt the function also runs on every repaint).
 function __burrow_prompt_start
     __burrow_report_cwd
-    printf '\e]633;A\a'
+    printf '\e]633;A;%s\a' "$__burrow_nonce"
 end
 
 # The user's config.fish is read after vendor_conf.d, so their fish_prompt is wrapped at the first prompt;

@@ -1,7 +1,9 @@
 /**
- * The one way the CLI prints a string it did not write itself — relay error text, a phone's label, a session
- * name, title or command line, a daemon's error message (issue 16 item 2: a hostile relay or a program in a
- * session must not drive the owner's terminal, e.g. OSC 52 clipboard writes or a fake prompt).
+ * The one way Burrow writes a string it did not write itself to a terminal or a log — relay error text, a
+ * phone's label, a session name, title or command line, a daemon's error message: the CLI prints them through
+ * it (issue 16 item 2), and so does every line of the daemon's log (daemon/logger.ts, issue 24.4: whoever
+ * `tail`s the log or reads `journalctl` must not get a hostile relay's OSC 52 clipboard write or a fake
+ * prompt).
  *
  * `printable` shows every control character as a visible escape instead of sending it: C0 (U+0000–U+001F,
  * ESC among them), DEL, C1 (U+0080–U+009F, which some terminals read as 8-bit CSI/OSC), and the invisible

@@ -7,7 +7,7 @@ import {
   printable,
   printableJson,
   printableLines,
-} from './printable.js';
+} from '../text/printable.js';
 
 const hasUnsafe = (s: string) => [...s].some((ch) => isUnsafeCodePoint(ch.codePointAt(0)!));
 /** The longest "… (N more characters)" note for any string. */
