@@ -97,7 +97,14 @@ describe('burrow attach in a real terminal', () => {
     });
     const exited = new Promise<number>((r) => term.onExit(({ exitCode }) => r(exitCode)));
     // The option wins over the environment, and the hint names it.
-    await until('the hint', () => out.includes(`[burrow: attached to ${id}; detach with Ctrl-A d]`), 15_000);
+    await until(
+      'the hint',
+      () =>
+        out.includes(
+          `[burrow: attached to ${id}; detach with Ctrl-A d, fit it to this terminal with Ctrl-A f]`,
+        ),
+      15_000,
+    );
     await until('attached', () => out.includes('\x1b[?1004h'), 15_000);
     // Ctrl-B d is just typing now (tmux's prefix passes through): bash moves back one character and inserts
     // the d, and nothing detaches.
@@ -143,13 +150,23 @@ describe('AttachInputFilter', () => {
 
   it('takes another prefix: parseDetachKey reads ctrl-a, C-a, ^A; refuses keys a terminal needs', () => {
     for (const spec of ['ctrl-a', 'C-a', '^A', 'Ctrl-A'])
-      expect(parseDetachKey(spec)).toEqual({ prefix: 1, help: 'Ctrl-A d' });
+      expect(parseDetachKey(spec)).toEqual({ prefix: 1, help: 'Ctrl-A d', fitHelp: 'Ctrl-A f' });
     expect(parseDetachKey('ctrl-]').prefix).toBe(0x1d);
     for (const spec of ['ctrl-m', 'ctrl-[', 'ctrl-i', 'a', 'ctrl-', 'ctrl-ab', 'F12'])
       expect(() => parseDetachKey(spec), spec).toThrow(RangeError);
     const f = new AttachInputFilter(parseDetachKey('ctrl-a'));
     expect(Buffer.from(f.push(Buffer.from('\x02d\x01\x01')).forward).toString('latin1')).toBe('\x02d\x01');
     expect(f.push(Buffer.from('\x01d')).detach).toBe(true);
+  });
+
+  it('R-SIZE-2: the prefix then f takes the size back and types nothing; across reads too', () => {
+    const f = new AttachInputFilter();
+    const r = f.push(Buffer.from('a\x02fb'));
+    expect([Buffer.from(r.forward).toString(), r.fit, r.detach]).toEqual(['ab', true, false]);
+    expect(f.push(Buffer.from('\x02')).fit).toBe(false);
+    const next = f.push(Buffer.from('f'));
+    expect([next.forward.byteLength, next.fit]).toEqual([0, true]);
+    expect(f.push(Buffer.from('f')).fit).toBe(false); // a plain f is typing
   });
 
   it('turns CSI I / CSI O into focus events and leaves other escapes alone', () => {

@@ -22,6 +22,8 @@ export class RecordingViewer implements ViewerSink {
   constructor(
     readonly id: string,
     readonly kind: ViewerKind = 'local',
+    /** The viewer across connections (size authority); absent: this attachment alone. */
+    readonly identity?: string,
   ) {}
   backlog(): number {
     return this.fakeBacklog;

@@ -162,6 +162,12 @@ describe('restore string', () => {
     }
   });
 
+  it('keeps the blank a wide character that did not fit left, in its whole pen, after it was overwritten', async () => {
+    // Bold (and protected) blanks in the last column, the wide characters that made them since moved or gone.
+    await expectExact('\x1b[1m\x1b[0;8H中文\r\x1b[0@', { cols: 8, rows: 3 });
+    await expectExact('\x1b[1"q一一一一一一一\x1b[1K中文', { cols: 11, rows: 3 });
+  });
+
   it('keeps scrollback up to the asked number of lines', async () => {
     const lines = Array.from({ length: 500 }, (_, i) => `\x1b[3${i % 8}mline ${i}\x1b[0m`).join('\r\n');
     await expectExact(lines);

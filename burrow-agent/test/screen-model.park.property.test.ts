@@ -70,7 +70,12 @@ describe('ScreenModel parking (property)', () => {
           }
         },
       ),
-      { numRuns: 150 },
+      // A fixed seed, like the other property tests here, so `npm test` is the same run each time; other seeds
+      // have found the differences restore-string.ts lists as known (its file comment): look for more by
+      // running with another seed by hand.
+      { seed: 2203, numRuns: 150 },
     );
-  }, 600_000);
+    // ~10 s here; the bound is for a loaded machine. (A write xterm.js throws on inside its own timer never
+    // calls back: seen once, an eraseInDisplay on a missing line; the bound keeps that from costing 10 min.)
+  }, 180_000);
 });

@@ -163,16 +163,25 @@ describe('session', { timeout: 30_000 }, () => {
     const a2 = s.attach(second, { size: { cols: 100, rows: 30 } });
     a2.input(Buffer.from('stty size\r'));
     await until('stty size', () => tap.bytes(s.id).toString().includes('30 100'));
-    expect(first.events).toContainEqual({ type: 'resize', cols: 100, rows: 30 });
+    expect(first.events).toContainEqual(
+      expect.objectContaining({ type: 'size', cols: 100, rows: 30, holder: 'local', cause: 'attach' }),
+    );
     const snap = await s.snapshot();
     expect([snap.cols, snap.rows]).toEqual([100, 30]);
     // "Fit to this screen": the first viewer takes the size back.
-    a1.resize(50, 10);
+    a1.fit(50, 10);
     a2.input(Buffer.from('stty size\r'));
     await until('stty size 2', () => tap.bytes(s.id).toString().includes('10 50'));
     const snap2 = await s.snapshot();
     const t = await replay(snap2.data, snap2.cols, snap2.rows);
-    expect(second.events).toContainEqual({ type: 'resize', cols: 50, rows: 10 });
+    expect(second.events).toContainEqual(
+      expect.objectContaining({ type: 'size', cols: 50, rows: 10, holder: 'local', cause: 'fit' }),
+    );
+    expect(first.events.filter((e) => e.type === 'size').at(-1)).toMatchObject({
+      cols: 50,
+      rows: 10,
+      holder: 'you',
+    });
     expect(t.cols).toBe(50);
     expect(screenLines(t).join('\n')).toContain('10 50');
   });
@@ -199,7 +208,9 @@ describe('session', { timeout: 30_000 }, () => {
     const v2 = new RecordingViewer('v2');
     s.attach(v2, { resumeFrom: offset });
     await until('all output', () => v2.text().includes('n4000\r\n'));
-    expect(v2.events[0]).toMatchObject({ type: 'output', offset });
+    // Who holds the size first (it alone is attached: itself), then the bytes from exactly its offset.
+    expect(v2.events[0]).toMatchObject({ type: 'size', holder: 'you' });
+    expect(v2.events[1]).toMatchObject({ type: 'output', offset });
     const all = (got + v2.text()).split('\r\n').filter((l) => l !== '');
     expect(all).toEqual(Array.from({ length: 4000 }, (_, i) => `n${i + 1}`));
   });

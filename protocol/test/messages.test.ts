@@ -388,6 +388,42 @@ describe('R-B-*: Burrow results', () => {
   });
 });
 
+describe('R-SIZE-8, R-ATTACH-8: who holds the size, and the scrollback a viewer keeps', () => {
+  const changed = {
+    type: 'size-changed',
+    session: 's1',
+    cols: 120,
+    rows: 40,
+    cause: 'handover',
+    holder: 'local',
+    holderAway: false,
+  };
+  test('R-SIZE-8: size-changed says who holds the size, from a closed set, and whether it is away', () => {
+    expect(burrow(changed)).toEqual(changed);
+    expect(burrow({ ...changed, holder: null, cause: 'away', holderAway: true })).toMatchObject({
+      holder: null,
+    });
+    expectRule(() => burrow({ ...changed, holder: 'desk' }), 'R-MSG-2');
+    expectRule(() => burrow({ ...changed, cause: 'local' }), 'R-MSG-2'); // gone: a resize no longer takes it
+    expectRule(() => burrow({ ...changed, holderAway: 'no' }), 'R-MSG-2');
+    const { holder: _, ...withoutHolder } = changed;
+    expectRule(() => burrow(withoutHolder), 'R-MSG-2');
+    expectRule(() => burrow({ ...changed, cols: 1001 }), 'R-FIELD-5');
+  });
+  test('R-ATTACH-8: attach may name the oldest line the viewer keeps, an offset like any line number', () => {
+    const attach = { type: 'attach', rid: 1, session: 's1', cols: 48, rows: 30 };
+    expect(client({ ...attach, resumeFrom: 9, scrollbackFrom: 1234 })).toMatchObject({
+      scrollbackFrom: 1234,
+    });
+    expect(client(attach)).not.toHaveProperty('scrollbackFrom');
+    for (const bad of [-1, 0.5, 2 ** 53, '12'])
+      expectRule(
+        () => client({ ...attach, scrollbackFrom: bad }),
+        typeof bad === 'string' ? 'R-MSG-2' : 'R-FIELD-3',
+      );
+  });
+});
+
 describe('R-PAIR-3: pairing messages', () => {
   const accepted = {
     type: 'pair-accepted',

@@ -3,11 +3,13 @@
  * beside each other): each pinned agent runs the approval scenario in a real PTY against the fake model API,
  * and the test asserts the permission prompt was answered (approved.txt exists, the model got the tool's
  * result) and that the agent wrote what tests/agents/README.md's table says it writes. The report of every
- * run lands in test-artifacts/agents/ (timings, signals per phase, screens).
+ * run lands in test-artifacts/agents/ (timings, signals per phase, screens). The agents run side by side
+ * (concurrent tests, each its own PTY, fake model API, HOME and directory: they share nothing), so a file
+ * takes about its slowest agent's run, not the sum; each agent is its own test and fails under its name.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { REPO_ROOT } from '../../relay-worker/test/harness.js';
 import type { AgentName } from './agent-clis.js';
 import { type ApprovalReport, runApproval } from './approval-run.js';
@@ -37,10 +39,12 @@ export function smokeSuite(
     await ensureAgentClis();
   }, INSTALL_TIMEOUT_MS + 60_000);
 
-  describe.each(Object.keys(expected) as AgentName[])(`%s (${variant} notification config)`, (agent) => {
-    it(
-      'asks permission for the command, runs it once allowed, and writes what it always writes at the prompt and turn end',
-      async () => {
+  describe.concurrent(`${variant} notification config`, () => {
+    it.for(Object.keys(expected) as AgentName[])(
+      '%s: asks permission for the command, runs it once allowed, and writes what it always writes at the prompt and turn end',
+      { timeout: RUN_TIMEOUT_MS },
+      // The test's own expect: the agents run concurrently, and each failure is its agent's.
+      async (agent, { expect }) => {
         const report = await runApproval(agent, { notify: variant === 'notify' });
         saveReport(report, variant);
         const want = expected[agent]!;
@@ -82,7 +86,6 @@ export function smokeSuite(
         if (want.promptOsc.length === 0 && !want.promptBel) expect(report.atPrompt.firstAlertMs).toBeNull();
         if (want.turnEndOsc.length === 0 && !want.turnEndBel) expect(report.turnEnd.firstAlertMs).toBeNull();
       },
-      RUN_TIMEOUT_MS,
     );
   });
 }

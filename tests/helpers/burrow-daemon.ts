@@ -73,6 +73,9 @@ export function stateDirWithoutDirect(stateDir: string): string {
   return stateDir;
 }
 
+/** Whether this process has built the agent (BurrowDaemon.start). */
+let built = false;
+
 export class BurrowDaemon {
   #log = '';
 
@@ -85,13 +88,21 @@ export class BurrowDaemon {
     });
   }
 
-  /** Builds the agent (tsc -b, which also builds protocol and crypto) and starts `burrow daemon`. */
+  /**
+   * Builds the agent (tsc -b, which also builds protocol and crypto) once per test process, and starts `burrow
+   * daemon`. Once: the sources do not change while tests run, and the build blocks this process's event loop
+   * (seconds on a loaded machine) — for every test beside it when several start daemons at once.
+   */
   static async start(options: BurrowDaemonOptions = {}): Promise<BurrowDaemon> {
-    const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const built = spawnSync(process.execPath, [tsc, '-b', join(AGENT, 'tsconfig.json')], {
-      encoding: 'utf8',
-    });
-    if (!existsSync(join(AGENT, 'dist', 'cli', 'main.js'))) throw new Error(`build failed: ${built.stdout}`);
+    if (!built) {
+      const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+      const build = spawnSync(process.execPath, [tsc, '-b', join(AGENT, 'tsconfig.json')], {
+        encoding: 'utf8',
+      });
+      if (!existsSync(join(AGENT, 'dist', 'cli', 'main.js')))
+        throw new Error(`build failed: ${build.stdout}`);
+      built = true;
+    }
     let stateDir = options.stateDir ?? join(mkdtempSync(join(tmpdir(), 'burrow-daemon-it-')), 'state');
     if (options.stateDir === undefined && options.direct !== true) stateDir = stateDirWithoutDirect(stateDir);
     const env = {

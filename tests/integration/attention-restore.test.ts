@@ -7,7 +7,7 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ATTENTION_FILE_NAME, PERSIST_DEBOUNCE_MS } from '../../burrow-agent/src/attention-host/index.js';
-import { AttentionFixture, sleep } from './attention-fixture.js';
+import { AttentionFixture, PROMPT, sleep } from './attention-fixture.js';
 
 const cleanup: string[] = [];
 
@@ -23,6 +23,13 @@ it('keeps a TODO and its notification across a restart, listed as died-with-the-
   const other = await first.shell('bash');
   first.type(kept, String.raw`sleep 1.5; printf '\033]9;deploy finished\007'`);
   await first.waitFor(() => first.host.view(kept.id)?.ringing === true, 10_000, 'the ring');
+  // The dismiss below makes the running command seen; on a loaded machine it could land before the shell's
+  // command-finished mark, whose exit would then ring afresh. The person here answers after the prompt is back.
+  await first.waitFor(
+    () => first.output(kept.id).split(PROMPT.bash).length > 2, // the first prompt and the one after
+    10_000,
+    'the prompt after the command',
+  );
   first.host.todo(kept.id, 'on');
   first.host.dismiss(kept.id);
   expect(first.host.view(kept.id)).toMatchObject({ ringing: false, todo: true });

@@ -133,15 +133,36 @@ async function referenceOf(bytes: Buffer): Promise<ScreenCapture> {
   return capture;
 }
 
-/** `burrow attach` says it attached (a line the snapshot's RIS then clears), and the pane settled. */
+/** What an attach pane shows until `burrow attach` draws: its first draw (a RIS, then the snapshot) clears it. */
+const STARTING = 'burrow-attach-starting';
+
+/**
+ * `burrow attach` drew the snapshot (its RIS cleared STARTING and the line saying it attached), and the pane
+ * settled. Waited for, not guessed: the CLI takes about a second to start here, several under load (a fixed
+ * wait compared a blank pane with vim's screen).
+ */
 async function painted(target: string): Promise<void> {
-  await new Promise((r) => setTimeout(r, 300));
+  // STARTING seen, then gone. (Blank before it was seen: the shell has not printed it yet. A snapshot can be
+  // blank itself, as tab-stops' is; the CLI's start, ~1 s, leaves ample time to see STARTING first.)
+  let seen = false;
+  await until(
+    () => {
+      const text = tmux.text(target);
+      if (text.includes(STARTING)) seen = true;
+      const drawn = seen || text.trim() !== '';
+      return drawn && !text.includes(STARTING) && !text.includes('[burrow: attached');
+    },
+    `burrow attach in ${target} to draw`,
+    30_000,
+  ).catch((e: Error) => {
+    throw new Error(`${e.message}; the pane shows:\n${tmux.text(target)}`);
+  });
   await stable(target);
   expect(tmux.text(target)).not.toContain('burrow attach:');
 }
 
 function attachPane(session: string): string {
-  return tmux.pane(`exec ${process.execPath} ${BURROW_BIN} attach ${session}`);
+  return tmux.pane(`printf '%s' ${STARTING}; exec ${process.execPath} ${BURROW_BIN} attach ${session}`);
 }
 
 const results = new Map<string, Record<string, PathResult>>();

@@ -1,23 +1,27 @@
 /**
- * `burrow attach <session>`: the local terminal becomes a viewer of the session. Raw mode; size follows the
- * local terminal (SIGWINCH) and attaching takes the size (last attach wins); focus reports (DECSET 1004) and
- * typing are forwarded as presence; Ctrl-B d detaches; the terminal is restored on every way out. The output
- * is byte-exact: a terminal that cannot keep up slows the program instead of losing bytes.
+ * `burrow attach <session>`: the local terminal becomes a viewer of the session. Raw mode; attaching takes the
+ * size (last attach wins, protocol R-SIZE-1), the terminal's resizes (SIGWINCH) follow while it holds it, and
+ * the prefix then `f` takes it back (R-SIZE-2); focus reports (DECSET 1004) and typing are forwarded as
+ * presence; Ctrl-B d detaches; the terminal is restored on every way out. While the terminal and the session
+ * have the same size the output is byte-exact, and a terminal that cannot keep up slows the program instead of
+ * losing bytes; while they differ it shows the session clipped, with a hint line (attach-view.ts).
  */
 
 import { signalName } from '../attention-host/attention-host.js';
+import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../screen/screen-limits.js';
 import { printable } from '../text/printable.js';
 import { AttachInputFilter, DEFAULT_DETACH_KEY, type DetachKey } from './attach-input.js';
+import { AttachView, FOCUS_REPORTS_ON } from './attach-view.js';
 import { connectDaemon } from './daemon-connection.js';
 import { ExitCode } from './exit-codes.js';
 
-const FOCUS_REPORTS_ON = '\x1b[?1004h';
 /**
- * Undo what a session's snapshot or output may have switched on in the host terminal: focus reports, mouse
- * tracking, bracketed paste, application cursor/keypad, alternate screen, hidden cursor, colours.
+ * Undo what a session's snapshot or output (or a clipped view) may have switched on in the host terminal:
+ * focus reports, mouse tracking, bracketed paste, application cursor/keypad, alternate screen, autowrap off,
+ * hidden cursor, colours.
  */
 const RESTORE_TERMINAL =
-  '\x1b[?1004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[?1049l\x1b[?25h\x1b[0m';
+  '\x1b[?1004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l\x1b[?1l\x1b>\x1b[?1049l\x1b[?7h\x1b[?25h\x1b[0m';
 /** Typing is reported at most this often (the engine needs "the owner is here", not every key). */
 const TYPING_REPORT_MS = 1000;
 
@@ -44,7 +48,32 @@ export async function runAttach(
   // Names come from the daemon, which may have them from a phone: shown, never interpreted (printable.ts).
   let sessionName = printable(ref, 64);
   let hinted = false;
-  let paused = false;
+  /** Why the daemon is asked to wait: the terminal's buffer is full, or the clipped view's model is behind. */
+  const holds = new Set<'stdout' | 'model'>();
+  const hold = (why: 'stdout' | 'model', held: boolean) => {
+    const before = holds.size;
+    if (held) holds.add(why);
+    else holds.delete(why);
+    if (before === 0 && holds.size > 0) client.pauseStream();
+    else if (before > 0 && holds.size === 0) client.resumeStream();
+  };
+  /** Backpressure all the way to the program: a full terminal pauses our reading, which holds the PTY. */
+  const write = (data: string | Uint8Array): boolean => {
+    const ok = stdout.write(data);
+    if (!ok && !holds.has('stdout')) {
+      hold('stdout', true);
+      stdout.once('drain', () => hold('stdout', false));
+    }
+    return ok;
+  };
+  const view = new AttachView({
+    write,
+    resync: () => client.send({ type: 'resync' }),
+    hold: (held) => hold('model', held),
+    local: localSize(stdout),
+    fitKey: detach.fitHelp,
+    sessionName: () => sessionName,
+  });
 
   return new Promise<number>((resolve) => {
     let done = false;
@@ -55,17 +84,20 @@ export async function runAttach(
       stdin.off('data', onInput);
       stdin.setRawMode(false);
       stdin.pause();
+      view.dispose();
       stdout.write(`${RESTORE_TERMINAL}\r\n${note}\r\n`);
       client.close();
       resolve(code);
     };
     const onResize = () => {
-      if (stdout.columns > 1 && stdout.rows > 0)
-        client.send({ type: 'resize', cols: stdout.columns, rows: stdout.rows });
+      const size = localSize(stdout);
+      client.send({ type: 'resize', ...size });
+      view.localResize(size);
     };
     const onInput = (chunk: Buffer) => {
       const r = filter.push(chunk);
       for (const f of r.focus) client.send({ type: 'presence', focused: f });
+      if (r.fit) client.send({ type: 'fit', ...localSize(stdout) });
       if (r.forward.byteLength > 0) {
         client.input(r.forward);
         const t = Date.now();
@@ -79,31 +111,26 @@ export async function runAttach(
 
     client
       .attach(
-        { session: ref, cols: Math.max(2, stdout.columns), rows: Math.max(1, stdout.rows) },
+        { session: ref, ...localSize(stdout) },
         {
-          snapshot: (_h, data) => {
-            // The detach key, said once as the session appears (it stays in the terminal's scrollback). The
+          snapshot: (h, data) => {
+            // The keys, said once as the session appears (it stays in the terminal's scrollback). The
             // snapshot comes before the attach answer is read, so the session is named as it was typed.
             if (!hinted)
-              stdout.write(`[burrow: attached to ${printable(ref, 64)}; detach with ${detach.help}]\r\n`);
+              stdout.write(
+                `[burrow: attached to ${printable(ref, 64)}; detach with ${detach.help}, fit it to this terminal with ${detach.fitHelp}]\r\n`,
+              );
             hinted = true;
-            // RIS gives the snapshot a clean terminal; it also clears 1004, so ask for focus reports again.
-            stdout.write(`\x1bc${data}${FOCUS_REPORTS_ON}`);
+            view.snapshot({ cols: h.cols, rows: h.rows }, data);
           },
           output: (_offset, data) => {
-            // Backpressure all the way to the program: a terminal slower than the program pauses our reading,
-            // which fills the daemon's socket, which holds the PTY. Nothing is dropped on the way.
-            if (!stdout.write(data) && !paused) {
-              paused = true;
-              client.pauseStream();
-              stdout.once('drain', () => {
-                paused = false;
-                client.resumeStream();
-              });
-            }
+            // The fast path: same size, the bytes go straight to the terminal.
+            if (view.direct) write(data);
+            else view.output(data);
           },
           event: (e) => {
-            if (e.event === 'exit') {
+            if (e.event === 'size') view.size(e);
+            else if (e.event === 'exit') {
               const signal =
                 typeof e.signal === 'number' ? (signalName(e.signal) ?? `signal ${e.signal}`) : null;
               const exitNote =
@@ -143,4 +170,11 @@ export async function runAttach(
         resolve(err.code === 'not-found' ? ExitCode.NotFound : ExitCode.Failure);
       });
   });
+}
+
+/** The terminal's size, within what a session accepts. */
+function localSize(stdout: NodeJS.WriteStream): { cols: number; rows: number } {
+  const clamp = (n: number | undefined, min: number, max: number) =>
+    Math.min(max, Math.max(min, Number.isInteger(n) ? n! : min));
+  return { cols: clamp(stdout.columns, MIN_COLS, MAX_COLS), rows: clamp(stdout.rows, MIN_ROWS, MAX_ROWS) };
 }

@@ -323,8 +323,9 @@ export const COMMANDS: readonly Command[] = [
     usage: 'burrow attach SESSION [--detach-key ctrl-X]',
     details:
       `Detach with ${DETACH_KEY_HELP} (twice the prefix sends it once). --detach-key, or $${DETACH_KEY_ENV}, picks\n` +
-      "another prefix (e.g. ctrl-a when Ctrl-B is tmux's); attaching says which. The session takes this\n" +
-      "terminal's size.",
+      "another prefix (e.g. ctrl-a when Ctrl-B is tmux's); attaching says which. Attaching makes the session\n" +
+      "this terminal's size; when another viewer (your phone) takes it, the prefix then f takes it back. A\n" +
+      'session of another size than this terminal is shown clipped, with a line saying who sized it.',
     options: { 'detach-key': { type: 'string' } },
     positionals: [1, 1],
     async run(inv) {

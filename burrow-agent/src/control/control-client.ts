@@ -4,7 +4,16 @@
  */
 import { createConnection, type Socket } from 'node:net';
 import * as v from 'valibot';
-import type { Method, Params, SnapshotHeader, StreamEvent, StreamMessage } from './control-messages.js';
+import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../screen/screen-limits.js';
+import {
+  type Method,
+  type Params,
+  SIZE_CAUSES,
+  SIZE_HOLDERS,
+  type SnapshotHeader,
+  type StreamEvent,
+  type StreamMessage,
+} from './control-messages.js';
 import {
   decodeOutput,
   decodeSnapshot,
@@ -53,7 +62,14 @@ const ResponseSchema = v.union([
   }),
 ]);
 const EventSchema = v.variant('event', [
-  v.object({ event: v.literal('resize'), cols: v.number(), rows: v.number() }),
+  v.object({
+    event: v.literal('size'),
+    cols: v.pipe(v.number(), v.integer(), v.minValue(MIN_COLS), v.maxValue(MAX_COLS)),
+    rows: v.pipe(v.number(), v.integer(), v.minValue(MIN_ROWS), v.maxValue(MAX_ROWS)),
+    cause: v.picklist(SIZE_CAUSES),
+    holder: v.nullable(v.picklist(SIZE_HOLDERS)),
+    holderAway: v.boolean(),
+  }),
   v.object({ event: v.literal('exit'), exitCode: v.nullable(v.number()), signal: v.nullable(v.number()) }),
   v.object({ event: v.literal('closed'), reason: v.string() }),
   v.object({

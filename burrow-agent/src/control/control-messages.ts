@@ -96,9 +96,15 @@ export const RequestSchema = v.strictObject({
   params: v.unknown(),
 });
 
-/** Messages a client sends on an attach stream. */
+/**
+ * Messages a client sends on an attach stream. `resize`: the terminal's size changed (the PTY follows only
+ * while this viewer holds the size, protocol R-SIZE-3); `fit`: take the size (R-SIZE-2); `resync`: send a fresh
+ * snapshot (the CLI switching between passing bytes through and drawing a clipped view, cli/attach-view.ts).
+ */
 export const StreamMessageSchema = v.variant('type', [
   v.strictObject({ type: v.literal('resize'), cols, rows }),
+  v.strictObject({ type: v.literal('fit'), cols, rows }),
+  v.strictObject({ type: v.literal('resync') }),
   v.strictObject({ type: v.literal('presence'), focused: v.boolean() }),
   v.strictObject({ type: v.literal('typing') }),
   v.strictObject({ type: v.literal('detach') }),
@@ -117,9 +123,22 @@ export type Response =
       readonly error: { readonly code: ErrorCode; readonly message: string };
     };
 
+/** Why a session's size or its holder changed (size-authority.ts, protocol SIZE_CHANGE_CAUSES). */
+export const SIZE_CAUSES = ['attach', 'fit', 'resize', 'handover', 'away', 'return'] as const;
+/** Who holds the size, as this viewer is told: itself, a terminal on this computer, or a phone. */
+export const SIZE_HOLDERS = ['you', 'local', 'remote'] as const;
+
 /** Events the daemon sends on an attach stream (besides Output and Snapshot frames). */
 export type StreamEvent =
-  | { readonly event: 'resize'; readonly cols: number; readonly rows: number }
+  /** The PTY's size or its holder changed, in stream order (viewer.ts `size`). */
+  | {
+      readonly event: 'size';
+      readonly cols: number;
+      readonly rows: number;
+      readonly cause: (typeof SIZE_CAUSES)[number];
+      readonly holder: (typeof SIZE_HOLDERS)[number] | null;
+      readonly holderAway: boolean;
+    }
   | { readonly event: 'exit'; readonly exitCode: number | null; readonly signal: number | null }
   | { readonly event: 'closed'; readonly reason: string }
   | {

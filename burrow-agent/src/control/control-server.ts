@@ -320,8 +320,10 @@ class Connection {
         const { data, ...rest } = e.snapshot;
         const header: SnapshotHeader = { ...rest, reason: e.reason };
         socket.write(encodeSnapshot(header, data));
-      } else if (e.type === 'resize') this.event({ event: 'resize', cols: e.cols, rows: e.rows });
-      else this.event({ event: 'exit', exitCode: e.exitCode, signal: e.signal });
+      } else if (e.type === 'size') {
+        const { type: _, ...size } = e;
+        this.event({ event: 'size', ...size });
+      } else this.event({ event: 'exit', exitCode: e.exitCode, signal: e.signal });
     };
     const sink: ViewerSink = {
       id: this.nextViewerId(),
@@ -363,6 +365,8 @@ class Connection {
     const a = this.attachment;
     if (a === undefined) return;
     if (m.type === 'resize') a.resize(m.cols, m.rows);
+    else if (m.type === 'fit') a.fit(m.cols, m.rows);
+    else if (m.type === 'resync') a.resync();
     else if (m.type === 'presence') a.presence({ focused: m.focused });
     else if (m.type === 'typing') a.presence({ typing: true });
     else {

@@ -73,14 +73,18 @@ function watch(registry: SessionRegistry, id: string) {
   return () => text;
 }
 
-async function runningAgent() {
+async function runningAgent(daemonExtra: Record<string, string> = {}, prefix: string[] = []) {
   const h = fakeClaudeHome(cleanups as (() => void)[]);
   const stateDir = join(mkdtempSync(join(tmpdir(), 'burrow-recovery-')), 'state');
   mkdirSync(stateDir, { mode: 0o700 });
   cleanups.push(() => rmSync(join(stateDir, '..'), { recursive: true, force: true }));
-  const env = { PATH: `${h.bin}:/usr/bin:/bin`, HOME: h.root, CLAUDE_CONFIG_DIR: h.config };
+  const env = { PATH: `${h.bin}:/usr/bin:/bin`, HOME: h.root, CLAUDE_CONFIG_DIR: h.config, ...daemonExtra };
   const first = daemon(stateDir, env);
-  const s = first.registry.create({ name: 'agent', cwd: h.work, command: [h.claude, '--model', 'opus'] });
+  const s = first.registry.create({
+    name: 'agent',
+    cwd: h.work,
+    command: [...prefix, h.claude, '--model', 'opus'],
+  });
   // The stand-in is a `#!/usr/bin/env node` script: wait until env has exec'd node on it.
   await until(() => isFakeClaude(s.info().pid), 'the stand-in');
   const transcript = writeClaudeStore(h.config, s.info().pid, h.work, ID);
@@ -125,6 +129,23 @@ describe('AgentRecovery', () => {
     expect(seen().split('\n')[0]).toContain(`burrow: resuming Claude Code conversation ${ID} in ${h.work}`);
     // Still resumable after the next restart (the record went with the session).
     expect(second.recovery.lookup(id)).toMatchObject({ conversation: ID });
+  });
+
+  it("gives the agent back its own variables, even those a new session's clean-up drops (BURROW_*)", async () => {
+    // The daemon has it too, but sessions get a clean environment (issue 24.3): only the agent's own copy,
+    // given to it with `env`, is the user's word that it should have it.
+    const { env, stateDir, first, id } = await runningAgent({ BURROW_TEST_API_KEY: 'daemon' }, [
+      '/usr/bin/env',
+      'BURROW_TEST_API_KEY=agent',
+    ]);
+    expect(first.recovery.recordOf(id)?.env).toMatchObject({ BURROW_TEST_API_KEY: 'agent' });
+    await first.stop();
+    const second = daemon(stateDir, env);
+    second.roster.restore();
+    const info = await second.recovery.resume('agent');
+    await until(() => isFakeClaude(info.pid), 'the resumed stand-in');
+    const environ = readFileSync(`/proc/${info.pid}/environ`, 'utf8').split('\0');
+    expect(environ).toContain('BURROW_TEST_API_KEY=agent');
   });
 
   it('a directory, program or conversation that is gone: a clear error, nothing started, the entry as it was', async () => {

@@ -8,6 +8,7 @@
  */
 import type { Logger, SessionActivity } from '../session/activity.js';
 import type { SessionInfo } from '../session/session.js';
+import { sessionEnvironment } from '../session/session-env.js';
 import { ConflictError, NotFoundError, type SessionRegistry } from '../session/session-registry.js';
 import { type AgentSpec, agentSpecs } from './agents/index.js';
 import { captureSession, PeerCache } from './capture.js';
@@ -44,6 +45,7 @@ export interface AgentRecoveryOptions {
 export class AgentRecovery {
   readonly #o: AgentRecoveryOptions;
   readonly #proc: ProcReader;
+  readonly #sessionBaseEnv: Readonly<Record<string, string>>;
   readonly #specs: Readonly<Record<RecoverableAgent, AgentSpec>>;
   readonly #live = new Map<string, LiveCapture>();
   readonly #resuming = new Set<string>();
@@ -53,6 +55,7 @@ export class AgentRecovery {
 
   constructor(options: AgentRecoveryOptions) {
     this.#o = options;
+    this.#sessionBaseEnv = sessionEnvironment(options.env);
     this.#proc = options.proc ?? procReader();
     this.#specs = options.specs ?? agentSpecs();
     this.#unsubscribe = options.registry.subscribe((a) => this.#activity(a));
@@ -185,7 +188,9 @@ export class AgentRecovery {
       proc: this.#proc,
       specs: this.#specs,
       peers,
-      baseEnv: this.#o.env,
+      // What a new session gets (the daemon's, cleaned: session-env.ts), so a variable the clean-up would
+      // drop but the agent had (a BURROW_-named key, say) is remembered.
+      baseEnv: this.#sessionBaseEnv,
       now: this.#o.now(),
     });
     const old = this.#live.get(info.id);

@@ -56,6 +56,7 @@ export async function prepareResume(
     command: [record.program, ...spec.resumeArgs(record.args, record.conversation)],
     cwd: record.cwd,
     env,
+    agentEnv: record.env,
     banner: resumeBanner(record),
   };
 }

@@ -9,33 +9,19 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 export const MAX_STORE_DIR_ENTRIES = 10_000;
 /** Bytes read from the start of one store file (its header line, its first messages). */
 export const MAX_STORE_HEAD_BYTES = 512 * 1024;
+/** Most bytes any one read of a store file takes (a log's new tail included). */
+export const MAX_STORE_READ_BYTES = 4 * 1024 * 1024;
 
 /** The first `max` bytes of a file as UTF-8, or null. */
 export function readHead(path: string, max = MAX_STORE_HEAD_BYTES): string | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const buf = Buffer.alloc(max);
-    let got = 0;
-    while (got < max) {
-      const n = readSync(fd, buf, got, max - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got).toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  return readRange(path, 0, max)?.toString('utf8') ?? null;
 }
 
-/** `len` bytes from `offset`, or null. */
+/** `len` bytes from `offset` (at most MAX_STORE_READ_BYTES), or null. */
 export function readRange(path: string, offset: number, len: number): Buffer | null {
+  if (!Number.isSafeInteger(len) || len < 0 || len > MAX_STORE_READ_BYTES) {
+    throw new RangeError(`len must be an integer in [0, ${MAX_STORE_READ_BYTES}]`);
+  }
   let fd: number;
   try {
     fd = openSync(path, 'r');

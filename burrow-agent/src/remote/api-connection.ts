@@ -16,12 +16,14 @@ import {
   MAX_ERROR_TEXT_CHARS,
   MAX_NOISE_PLAINTEXT_BYTES,
   MAX_SESSION_ID_CHARS,
+  MAX_SNAPSHOT_BYTES,
   type NetworkPolicy,
   PROTOCOL_VERSION,
   ProtocolError,
   type SessionEntry,
 } from '@burrow/protocol';
 import { AGENT_VERSION } from '../program/program.js';
+import { refilledSnapshot } from '../screen/refill.js';
 import type { SessionActivity } from '../session/activity.js';
 import type { Session } from '../session/session.js';
 import {
@@ -75,6 +77,11 @@ export const INPUT_DRAIN_POLL_MS = 20;
 
 export interface ApiConnectionOptions {
   readonly viewerId: string;
+  /**
+   * The phone across its connections (its device id): size authority knows its reconnect as the same viewer
+   * (R-SIZE-6). Defaults to `viewerId` (every connection a viewer of its own).
+   */
+  readonly viewerIdentity?: string;
   readonly burrowName: string;
   readonly registry: SessionRegistry;
   readonly attention: AttentionPort;
@@ -118,7 +125,12 @@ export type ResumePort = (sessionId: string) => Promise<{ readonly id: string }>
 
 interface Attached {
   readonly attachment: Attachment;
-  pendingRid: number | null;
+}
+
+/** An attach waiting for its answer (`attached` or `resumed`), and the size state to send right after it. */
+interface PendingAnswer {
+  rid: number | null;
+  size: Extract<BurrowMessage, { type: 'size-changed' }> | null;
 }
 
 export class ApiConnection {
@@ -140,6 +152,8 @@ export class ApiConnection {
   #inputReceived = 0;
   #inputAcked = 0;
   #inputPoll: NodeJS.Timeout | undefined;
+  /** Attachments made on this connection, for unique sink ids (a re-attach overlaps the one it replaces). */
+  #attachCount = 0;
 
   constructor(options: ApiConnectionOptions) {
     this.#o = options;
@@ -205,7 +219,8 @@ export class ApiConnection {
     this.#closed = true;
     clearTimeout(this.#silence);
     clearInterval(this.#inputPoll);
-    for (const a of this.#attached.values()) a.attachment.detach();
+    // The phone did not say goodbye: it may be back (R-SIZE-5).
+    for (const a of this.#attached.values()) a.attachment.detach('lost');
     this.#attached.clear();
     for (const u of this.#unsubscribe) u();
     if (this.#refresh) clearInterval(this.#refresh);
@@ -332,7 +347,7 @@ export class ApiConnection {
         if (this.#drainPoll && this.#backlog() < DRAINED_BELOW_BYTES) this.#drainedNow();
         return;
       case 'attach':
-        this.#attach(registry.get(m.session), m.rid, m.cols, m.rows, m.resumeFrom);
+        this.#attach(registry.get(m.session), m);
         return;
       case 'detach': {
         const a = this.#attached.get(m.session);
@@ -366,8 +381,10 @@ export class ApiConnection {
         return;
       }
       case 'resize':
-      case 'fit':
         this.#attachedOr(m.session, null, (a) => a.attachment.resize(m.cols, m.rows));
+        return;
+      case 'fit':
+        this.#attachedOr(m.session, null, (a) => a.attachment.fit(m.cols, m.rows));
         return;
       case 'input':
         this.#attachedOr(m.session, null, (a) => {
@@ -548,17 +565,15 @@ export class ApiConnection {
     fn(a);
   }
 
-  #attach(session: Session, rid: number, cols: number, rows: number, resumeFrom: number | undefined) {
+  #attach(session: Session, m: Extract<ClientMessage, { type: 'attach' }>) {
+    const { rid, cols, rows, resumeFrom, scrollbackFrom } = m;
     const previous = this.#attached.get(session.id);
-    if (previous) {
-      this.#attached.delete(session.id);
-      previous.attachment.detach();
-    }
     const entry: { value: Attached | null } = { value: null };
-    const pending = { rid: rid as number | null, queued: [] as ViewerEvent[] };
+    const pending: PendingAnswer = { rid, size: null };
     const sink: ViewerSink = {
-      id: `${this.#o.viewerId}.${session.id}`,
+      id: `${this.#o.viewerId}.${session.id}.${++this.#attachCount}`,
       kind: 'remote',
+      identity: this.#o.viewerIdentity ?? this.#o.viewerId,
       // One output frame per Noise message: never fragmented.
       maxOutputBytes: MAX_OUTPUT_EVENT_BYTES,
       // The session asks before each delivery; a high answer is when it may mark this viewer behind, so the
@@ -573,39 +588,49 @@ export class ApiConnection {
         if (this.#attached.get(session.id) === entry.value) this.#attached.delete(session.id);
       },
     };
+    // R-ATTACH-1: an attach on a connection that has the session starts over. The new attachment comes first,
+    // so this viewer never stops being attached in between, and it is a resume either way: the same viewer
+    // going on does not take the size (R-SIZE-6).
     const attachment = session.attach(sink, {
       size: { cols, rows },
       ...(resumeFrom !== undefined ? { resumeFrom } : {}),
+      ...(scrollbackFrom !== undefined ? { refillFrom: scrollbackFrom } : {}),
+      claim: resumeFrom === undefined && previous === undefined,
     });
-    entry.value = { attachment, pendingRid: null };
+    entry.value = { attachment };
     this.#attached.set(session.id, entry.value);
+    previous?.attachment.detach();
     // Resumed with nothing to catch up: the session delivered nothing and will send no snapshot.
     if (pending.rid !== null && resumeFrom !== undefined && resumeFrom === session.info().offset) {
       const info = session.info();
-      this.#send({
-        type: 'resumed',
-        rid: pending.rid,
-        session: session.id,
-        offset: resumeFrom,
-        cols: info.cols,
-        rows: info.rows,
-      });
-      pending.rid = null;
+      this.#answerResumed(pending, session.id, resumeFrom, info.cols, info.rows);
     }
   }
 
-  #deliver(sessionId: string, event: ViewerEvent, pending: { rid: number | null }) {
+  /** `resumed`, then the size state the session gave meanwhile (R-SIZE-8). */
+  #answerResumed(pending: PendingAnswer, session: string, offset: number, cols: number, rows: number) {
+    if (pending.rid === null) return;
+    this.#send({ type: 'resumed', rid: pending.rid, session, offset, cols, rows });
+    pending.rid = null;
+    if (pending.size !== null) this.#send(pending.size);
+    pending.size = null;
+  }
+
+  #deliver(sessionId: string, event: ViewerEvent, pending: PendingAnswer) {
     switch (event.type) {
       case 'snapshot': {
         const s = event.snapshot;
+        // R-ATTACH-8: the lines this phone kept, in front of the screen (refill.ts); bounded with room for the
+        // frame around the text body.
+        const { data, firstLine } = refilledSnapshot(s, event.refill, MAX_SNAPSHOT_BYTES - 1024);
         const fields = {
           session: sessionId,
           offset: s.offset,
           cols: s.cols,
           rows: s.rows,
-          firstLine: s.historyEnd,
-          hasOlder: s.historyEnd > 0,
-          data: s.data,
+          firstLine,
+          hasOlder: firstLine > 0,
+          data,
         };
         if (pending.rid !== null) {
           this.#send({ type: 'attached', rid: pending.rid, ...fields });
@@ -618,27 +643,19 @@ export class ApiConnection {
       case 'output':
         if (pending.rid !== null) {
           const info = this.#o.registry.get(sessionId).info();
-          this.#send({
-            type: 'resumed',
-            rid: pending.rid,
-            session: sessionId,
-            offset: event.offset,
-            cols: info.cols,
-            rows: info.rows,
-          });
-          pending.rid = null;
+          this.#answerResumed(pending, sessionId, event.offset, info.cols, info.rows);
         }
         this.#send({ type: 'output', session: sessionId, offset: event.offset, data: event.data });
         this.#watchDrain();
         return;
-      case 'resize':
-        return this.#send({
-          type: 'size-changed',
-          session: sessionId,
-          cols: event.cols,
-          rows: event.rows,
-          cause: 'resize',
-        });
+      case 'size': {
+        const { type: _, ...size } = event;
+        const message = { type: 'size-changed' as const, session: sessionId, ...size };
+        // A resume's size state comes before its answer: it goes right after it instead.
+        if (pending.rid !== null) pending.size = message;
+        else this.#send(message);
+        return;
+      }
       case 'exit':
         this.#scheduleDiff();
         return;

@@ -497,6 +497,7 @@ export class RemoteEndpoint {
     });
     const api = new ApiConnection({
       viewerId: `${device.deviceId}-${connId}`,
+      viewerIdentity: device.deviceId,
       burrowName: this.#o.burrowName,
       registry: this.#o.registry,
       attention: this.#o.attention,

@@ -404,8 +404,9 @@ export class ScreenModel {
     this.frozen = null;
   }
 
+  /** The serialized terminal from history's end on (`unharvested`: usually LIVE_SCROLLBACK_LINES of scrollback). */
   private restore(live: LiveTerminal): string {
-    return restoreString(live.term, { scrollback: LIVE_SCROLLBACK_LINES, kitty: live.kitty });
+    return restoreString(live.term, { scrollback: this.unharvested(), kitty: live.kitty });
   }
 
   private makeTerminal(): LiveTerminal {
@@ -456,6 +457,18 @@ export class ScreenModel {
     this.frontier = undefined;
     this.live = live;
     return live;
+  }
+
+  /**
+   * Scrollback lines not in history yet: what a snapshot (or the parked string) carries, so that its first line
+   * is exactly history's end (R-ATTACH-5). Usually LIVE_SCROLLBACK_LINES; after a resize that no write has
+   * followed, xterm has moved lines into scrollback (fewer rows) or back out of it (more rows) and the
+   * frontier, not a fixed count, says where history stops.
+   */
+  private unharvested(): number {
+    const buf = this.live!.term.buffer.normal;
+    const from = this.frontier === undefined || this.frontier.isDisposed ? 0 : this.frontier.line;
+    return Math.max(0, buf.baseY - from);
   }
 
   /**

@@ -42,6 +42,8 @@ export interface RegistryOptions {
   readonly integrationDir?: string | null | undefined;
   /** Where sessions' screen models run (session.ts); the shared screen worker when absent. */
   readonly screen?: ScreenHostFactory | undefined;
+  /** How long a phone that lost its connection keeps a session's size (ms; size-authority.ts). */
+  readonly resumeWindowMs?: number | undefined;
   /** Quiet time (ms) after which an unwatched session parks its screen model; HIBERNATE_AFTER_MS by default. */
   readonly parkAfterMs?: number | undefined;
 }
@@ -75,6 +77,12 @@ export interface ResumeLaunch {
   readonly command: readonly [string, ...string[]];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * The agent's own variables from before the restart (recovery/env-delta.ts), set over the session's clean
+   * environment: the user gave them to the agent, so they come back even where a new session's clean-up
+   * (session-env.ts, which drops BURROW_* and launcher variables) would leave them out.
+   */
+  readonly agentEnv: Readonly<Record<string, string>>;
   /** Its first screen line, written by Burrow before the program's output. */
   readonly banner: string;
 }
@@ -182,6 +190,7 @@ export class SessionRegistry {
       integrationDir:
         this.opts.integrationDir === undefined ? defaultIntegrationDir() : this.opts.integrationDir,
       ...(this.opts.screen !== undefined ? { screen: this.opts.screen } : {}),
+      ...(this.opts.resumeWindowMs !== undefined ? { resumeWindowMs: this.opts.resumeWindowMs } : {}),
       ...(this.opts.parkAfterMs !== undefined ? { parkAfterMs: this.opts.parkAfterMs } : {}),
     });
     this.sessions.set(id, session);
@@ -272,6 +281,7 @@ export class SessionRegistry {
         command: launch.command,
         cwd: launch.cwd,
         env: launch.env,
+        extraEnv: launch.agentEnv,
         cols: DEFAULT_COLS,
         rows: DEFAULT_ROWS,
         now: this.opts.now,

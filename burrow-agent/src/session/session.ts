@@ -11,6 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { CHECKPOINT_BYTES, LazyScreen } from '../screen/lazy-screen.js';
+import { MAX_HISTORY_PAGE } from '../screen/line-history.js';
 import type { HistoryPage, ScreenHostFactory } from '../screen/screen-host.js';
 import { checkSize, type ScreenSnapshot } from '../screen/screen-model.js';
 import { WorkerScreenHost } from '../screen/worker-screen-host.js';
@@ -25,6 +26,9 @@ import {
   type Attachment,
   DEFAULT_OUTPUT_EVENT_BYTES,
   LOCAL_VIEWER_HOLD_BYTES,
+  MAX_REFILL_CHARS,
+  MAX_REFILL_LINES,
+  MAX_SIZE_MARKS,
   MAX_VIEWER_BACKLOG_BYTES,
   MAX_VIEWERS_PER_SESSION,
   OUTPUT_FLUSH_MS,
@@ -40,6 +44,7 @@ import { OutputLog } from './output-log.js';
 import { PtyProcess } from './pty-process.js';
 import { sessionEnvironment } from './session-env.js';
 import { LimitError } from './session-errors.js';
+import { RESUME_WINDOW_MS, SizeAuthority, type SizeState } from './size-authority.js';
 
 /** Recent raw output always kept for resume; a viewer further behind than this may get a snapshot instead. */
 export const OUTPUT_KEEP_BYTES = 256 * 1024;
@@ -74,6 +79,8 @@ export interface SessionSpawnOptions {
   readonly command: readonly [string, ...string[]];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Set after `env` is cleaned (session-env.ts): a resumed agent's own variables (ResumeLaunch.agentEnv). */
+  readonly extraEnv?: Readonly<Record<string, string>>;
   readonly cols: number;
   readonly rows: number;
   readonly now: () => number;
@@ -84,6 +91,8 @@ export interface SessionSpawnOptions {
   readonly integrationDir: string | null;
   /** Where the screen model runs; the screen worker by default. */
   readonly screen?: ScreenHostFactory;
+  /** How long a phone that lost its connection keeps the size (ms); RESUME_WINDOW_MS by default. */
+  readonly resumeWindowMs?: number;
   /** Quiet time before an unwatched session parks its screen model; HIBERNATE_AFTER_MS by default. */
   readonly parkAfterMs?: number;
   /**
@@ -123,6 +132,8 @@ type ViewerState = 'pending' | 'live' | 'waiting' | 'behind';
 
 interface ViewerEntry {
   readonly sink: ViewerSink;
+  /** Its size-authority identity (sink.identity, else its id). */
+  readonly identity: string;
   /** The sink's maxOutputBytes. */
   readonly maxOutput: number;
   state: ViewerState;
@@ -132,6 +143,16 @@ interface ViewerEntry {
   /** While a waiting remote viewer holds the PTY: ends the hold after REMOTE_HOLD_MS. */
   holdTimer: NodeJS.Timeout | undefined;
   exitSent: boolean;
+  /** `seq` of the last size state this viewer was told (or its snapshot reflects). */
+  sizeSeq: number;
+  /** The oldest absolute line this viewer keeps in its scrollback (R-ATTACH-8), or null: no refill. */
+  refillFrom: number | null;
+}
+
+/** A size change at a point of the stream: viewers behind it are told when they reach `offset`. */
+interface SizeMark {
+  readonly offset: number;
+  readonly state: SizeState;
 }
 
 export class Session {
@@ -159,6 +180,11 @@ export class Session {
   private readonly nonceFile: NonceFile | null;
   private readonly exited: Promise<void>;
   private disposed = false;
+  /** Who decides the PTY size (size-authority.ts); its deadline runs on `authorityTimer`. */
+  private readonly authority: SizeAuthority;
+  private authorityTimer: NodeJS.Timeout | undefined;
+  /** Size changes some viewer has not been told yet, oldest first (at most MAX_SIZE_MARKS). */
+  private readonly sizeMarks: SizeMark[] = [];
 
   constructor(private readonly opts: SessionSpawnOptions) {
     checkSize(opts.cols, opts.rows);
@@ -173,6 +199,11 @@ export class Session {
       maxBytes: OUTPUT_MAX_RETAINED_BYTES,
       floor: () => this.retainFloor(),
     });
+    this.authority = new SizeAuthority({
+      size: { cols: opts.cols, rows: opts.rows },
+      now: opts.now,
+      resumeWindowMs: opts.resumeWindowMs ?? RESUME_WINDOW_MS,
+    });
     const host = (opts.screen ?? ((o) => new WorkerScreenHost(o)))({
       cols: opts.cols,
       rows: opts.rows,
@@ -180,7 +211,7 @@ export class Session {
     });
     this.screen = new LazyScreen(this.log, host);
     // The daemon's environment minus its own and its launcher's variables (session-env.ts, issue 24.3).
-    const env = sessionEnvironment(opts.env);
+    const env = Object.assign(sessionEnvironment(opts.env), opts.extraEnv);
     env.TERM = 'xterm-256color';
     env.COLORTERM = 'truecolor';
     env.BURROW_SESSION = opts.id;
@@ -268,11 +299,19 @@ export class Session {
 
   /**
    * Attaches a viewer. With `resumeFrom` still in the log, it gets exactly the bytes from there on; otherwise
-   * a fresh snapshot, then live output. With `size`, the PTY takes that size (last attach wins).
+   * a fresh snapshot, then live output. `size` is the viewer's screen (the PTY's current size if absent).
+   * `claim`: whether this attach takes the size (R-SIZE-1); by default an attach does and a resume
+   * (`resumeFrom` given: the same viewer going on) does not take it from another viewer (R-SIZE-6).
+   * `refillFrom`: the oldest line the viewer keeps, so its snapshots bring the lines from there (R-ATTACH-8).
    */
   attach(
     sink: ViewerSink,
-    opts: { resumeFrom?: number; size?: { cols: number; rows: number } } = {},
+    opts: {
+      resumeFrom?: number;
+      size?: { cols: number; rows: number };
+      refillFrom?: number;
+      claim?: boolean;
+    } = {},
   ): Attachment {
     if (this.viewers.has(sink.id)) throw new RangeError(`viewer ${sink.id} is already attached`);
     if (this.viewers.size >= MAX_VIEWERS_PER_SESSION) {
@@ -285,14 +324,20 @@ export class Session {
       throw new RangeError('sink.maxOutputBytes must be a positive integer');
     }
     if (opts.size !== undefined) checkSize(opts.size.cols, opts.size.rows);
+    const refillFrom = opts.refillFrom ?? null;
+    if (refillFrom !== null && (!Number.isSafeInteger(refillFrom) || refillFrom < 0))
+      throw new RangeError('refillFrom must be a non-negative integer');
     const entry: ViewerEntry = {
       sink,
+      identity: sink.identity ?? sink.id,
       maxOutput,
       state: 'pending',
       offset: this.log.endOffset,
       since: 0,
       holdTimer: undefined,
       exitSent: false,
+      sizeSeq: this.authority.state().seq,
+      refillFrom,
     };
     this.viewers.set(sink.id, entry);
     this.emit({
@@ -302,11 +347,18 @@ export class Session {
       kind: sink.kind,
       at: this.opts.now(),
     });
-    if (opts.size !== undefined) this.resize(opts.size.cols, opts.size.rows, sink.id);
     const resume = opts.resumeFrom;
+    const size = opts.size ?? { cols: this.screen.cols, rows: this.screen.rows };
+    const viewer = { id: sink.id, identity: entry.identity, kind: sink.kind };
+    // The new viewer is pending: the change reaches it with its snapshot (or below, for a resume).
+    const claim = opts.claim ?? resume === undefined;
+    if (this.authority.attach(viewer, size, !claim)) this.sizeChanged(sink.id);
     if (resume !== undefined && resume <= this.log.endOffset && resume >= this.log.startOffset) {
       entry.state = 'live';
       entry.offset = resume;
+      // Who holds the size, now (the bytes it resumes into were drawn at whatever size they were).
+      entry.sizeSeq = this.authority.state().seq;
+      this.safeDeliver(entry, this.sizeEvent(entry, this.authority.state()));
       this.catchUp(entry);
     } else {
       this.resync(entry, 'attach');
@@ -314,10 +366,15 @@ export class Session {
     return {
       viewerId: sink.id,
       input: (data) => this.input(sink.id, data),
-      resize: (cols, rows) => this.resize(cols, rows, sink.id),
+      resize: (cols, rows) => this.viewerSize(sink.id, cols, rows, false),
+      fit: (cols, rows) => this.viewerSize(sink.id, cols, rows, true),
       presence: (p) => this.presence(sink.id, p),
       drained: () => this.drained(sink.id),
-      detach: () => this.detach(sink.id, 'detached'),
+      resync: () => {
+        const v = this.viewers.get(sink.id);
+        if (v?.state === 'live') this.resync(v, 'resync');
+      },
+      detach: (how = 'detached') => this.detach(sink.id, 'detached', how),
     };
   }
 
@@ -335,6 +392,8 @@ export class Session {
     });
     this.typed = true;
     this.pty.write(data);
+    // Typing ends an away holder's wait (R-SIZE-7).
+    if (this.viewers.has(viewerId) && this.authority.used(viewerId)) this.sizeChanged(viewerId);
   }
 
   /** Input given to the PTY that its program has not read yet (R-FLOW-2 waits for it to drain). */
@@ -352,16 +411,73 @@ export class Session {
     this.pty.write(data);
   }
 
-  resize(cols: number, rows: number, viewerId: string | null): void {
+  /** A viewer's screen size (R-SIZE-3), or its take-back (`fit`, R-SIZE-2). */
+  private viewerSize(viewerId: string, cols: number, rows: number, fit: boolean): void {
     checkSize(cols, rows);
-    if (cols === this.screen.cols && rows === this.screen.rows) return;
+    if (!this.viewers.has(viewerId)) return;
+    const size = { cols, rows };
+    const changed = fit ? this.authority.fit(viewerId, size) : this.authority.resize(viewerId, size);
+    if (changed) this.sizeChanged(viewerId);
+  }
+
+  /**
+   * The authority's answer changed: the PTY and the model take its size, and every viewer is told at this
+   * point of the stream (output read before the change reaches each viewer before it does).
+   */
+  private sizeChanged(viewerId: string | null): void {
+    if (this.disposed) return;
+    const state = this.authority.state();
+    const { cols, rows } = state.size;
+    const resized = cols !== this.screen.cols || rows !== this.screen.rows;
     // Before the PTY resizes, so the attention engine reads the redraw that follows as noise.
-    this.emit({ type: 'resize', sessionId: this.id, viewerId, cols, rows, at: this.opts.now() });
-    // Output read before the resize reaches every viewer before the resize does.
+    if (resized) this.emit({ type: 'resize', sessionId: this.id, viewerId, cols, rows, at: this.opts.now() });
+    // The change sits here in the stream: live viewers get the output read so far, then the change.
+    this.sizeMarks.push({ offset: this.log.endOffset, state });
+    if (this.sizeMarks.length > MAX_SIZE_MARKS) this.sizeMarks.shift();
     this.flush();
-    if (this.exit === null) this.pty.resize(cols, rows);
-    this.screen.resize(cols, rows);
-    for (const v of this.viewers.values()) this.safeDeliver(v, { type: 'resize', cols, rows });
+    if (resized) {
+      if (this.exit === null) this.pty.resize(cols, rows);
+      // Queued after every byte written so far: the model resizes at the same point of the stream.
+      this.screen.resize(cols, rows);
+    }
+    this.pruneSizeMarks();
+    this.armAuthority();
+  }
+
+  /** Runs the authority's next deadline (a lost holder's resume window, R-SIZE-5). */
+  private armAuthority(): void {
+    clearTimeout(this.authorityTimer);
+    this.authorityTimer = undefined;
+    const due = this.authority.deadline();
+    if (due === null || this.disposed) return;
+    this.authorityTimer = setTimeout(
+      () => {
+        this.authorityTimer = undefined;
+        if (this.authority.tick()) this.sizeChanged(null);
+        else this.armAuthority();
+      },
+      Math.max(0, due - this.opts.now()),
+    );
+    this.authorityTimer.unref();
+  }
+
+  /** Forgets size marks every viewer has been told. */
+  private pruneSizeMarks(): void {
+    let seen = Number.POSITIVE_INFINITY;
+    for (const v of this.viewers.values()) seen = Math.min(seen, v.sizeSeq);
+    while (this.sizeMarks.length > 0 && this.sizeMarks[0]!.state.seq <= seen) this.sizeMarks.shift();
+  }
+
+  /** The size event for one viewer (viewer.ts): who holds, from that viewer's point of view. */
+  private sizeEvent(v: ViewerEntry, state: SizeState): ViewerEvent {
+    return {
+      type: 'size',
+      cols: state.size.cols,
+      rows: state.size.rows,
+      cause: state.cause,
+      holder: state.holder === null ? null : state.holder === v.identity ? 'you' : state.holderKind,
+      holderAway: state.holderAway,
+    };
   }
 
   presence(viewerId: string, presence: Presence): void {
@@ -369,7 +485,8 @@ export class Session {
     this.emit({ type: 'presence', sessionId: this.id, viewerId, presence, at: this.opts.now() });
   }
 
-  detach(viewerId: string, reason: ViewerCloseReason): void {
+  /** `how`: a deliberate detach, or a lost connection (a phone keeps the size a while, R-SIZE-5). */
+  detach(viewerId: string, reason: ViewerCloseReason, how: 'detached' | 'lost' = 'detached'): void {
     const v = this.viewers.get(viewerId);
     if (v === undefined) return;
     this.viewers.delete(viewerId);
@@ -378,6 +495,8 @@ export class Session {
     this.log.trim();
     this.guard(() => v.sink.close(reason));
     this.emit({ type: 'detach', sessionId: this.id, viewerId, kind: v.sink.kind, at: this.opts.now() });
+    if (this.authority.detach(viewerId, how)) this.sizeChanged(null);
+    else this.pruneSizeMarks();
   }
 
   /**
@@ -412,10 +531,12 @@ export class Session {
 
   /** Detaches every viewer and frees the screen model; call after the process exited. */
   dispose(reason: ViewerCloseReason): void {
+    // First: viewers leaving a disposed session move no size.
+    this.disposed = true;
     for (const id of [...this.viewers.keys()]) this.detach(id, reason);
     clearTimeout(this.killTimer);
     clearTimeout(this.flushTimer);
-    this.disposed = true;
+    clearTimeout(this.authorityTimer);
     this.screen.dispose();
   }
 
@@ -504,7 +625,22 @@ export class Session {
   private catchUp(v: ViewerEntry): void {
     if (v.state !== 'live') return;
     const remote = v.sink.kind === 'remote';
-    while (v.offset < this.log.endOffset) {
+    for (;;) {
+      // Size changes are part of the stream: each reaches the viewer exactly where it happened.
+      const mark = this.nextSizeMark(v);
+      if (mark === null) {
+        // It missed more changes than are remembered: start it over from a snapshot.
+        this.resync(v, 'resync');
+        return;
+      }
+      if (mark !== undefined && mark.offset <= v.offset) {
+        v.sizeSeq = mark.state.seq;
+        this.safeDeliver(v, this.sizeEvent(v, mark.state));
+        if (this.viewers.get(v.sink.id) !== v || v.state !== 'live') return;
+        continue;
+      }
+      const end = mark?.offset ?? this.log.endOffset;
+      if (v.offset >= end) break;
       if (remote && v.sink.backlog() > MAX_VIEWER_BACKLOG_BYTES) {
         v.state = 'waiting';
         v.since = this.opts.now();
@@ -515,7 +651,7 @@ export class Session {
         v.holdTimer.unref();
         return;
       }
-      const data = this.log.read(v.offset, v.maxOutput);
+      const data = this.log.read(v.offset, Math.min(v.maxOutput, end - v.offset));
       if (data === null) {
         this.resync(v, 'resync');
         return;
@@ -530,6 +666,17 @@ export class Session {
       v.exitSent = true;
       this.safeDeliver(v, { type: 'exit', exitCode: this.exit.code, signal: this.exit.signal });
     }
+  }
+
+  /**
+   * The next size change `v` has not been told: undefined if none, null if it was forgotten (the viewer
+   * missed more than MAX_SIZE_MARKS).
+   */
+  private nextSizeMark(v: ViewerEntry): SizeMark | undefined | null {
+    if (v.sizeSeq >= this.authority.state().seq) return undefined;
+    for (const m of this.sizeMarks)
+      if (m.state.seq > v.sizeSeq) return m.state.seq === v.sizeSeq + 1 ? m : null;
+    return null;
   }
 
   private drained(viewerId: string): void {
@@ -585,21 +732,53 @@ export class Session {
   private resync(v: ViewerEntry, reason: 'attach' | 'resync'): void {
     v.state = 'pending';
     // The snapshot is exact at this offset (the model has been handed every byte read so far): keep what
-    // follows in the log until the viewer has caught up from it.
+    // follows in the log until the viewer has caught up from it. Its size is the authority's now (every size
+    // change so far is queued in the model before the snapshot); later ones follow it in stream order.
     v.offset = this.log.endOffset;
+    const sizeAtSnapshot = this.authority.state();
+    v.sizeSeq = sizeAtSnapshot.seq;
     this.screen
       .snapshot()
-      .then((snapshot) => {
+      .then(async (snapshot) => ({ snapshot, refill: await this.refill(v, snapshot.historyEnd) }))
+      .then(({ snapshot, refill }) => {
         if (this.viewers.get(v.sink.id) !== v) return;
-        this.safeDeliver(v, { type: 'snapshot', snapshot, reason });
+        this.safeDeliver(v, { type: 'snapshot', snapshot, reason, refill });
+        if (v.refillFrom !== null) v.refillFrom = refill?.first ?? snapshot.historyEnd;
+        this.safeDeliver(v, this.sizeEvent(v, sizeAtSnapshot));
         v.state = 'live';
         v.offset = snapshot.offset;
         this.catchUp(v);
+        this.pruneSizeMarks();
       })
       .catch((err: unknown) => {
         this.opts.log('error', `session ${this.id}: snapshot failed: ${(err as Error).message}`);
         this.detach(v.sink.id, 'protocol-error');
       });
+  }
+
+  /**
+   * The lines a viewer that keeps its scrollback had before `end` (R-ATTACH-8): from its `refillFrom`, at
+   * most MAX_REFILL_LINES and MAX_REFILL_CHARS (the oldest are left out), as far as history still holds them.
+   */
+  private async refill(v: ViewerEntry, end: number): Promise<HistoryPage | null> {
+    if (v.refillFrom === null || v.refillFrom >= end) return null;
+    const from = Math.max(v.refillFrom, end - MAX_REFILL_LINES);
+    const pages: string[][] = [];
+    let first = end;
+    let chars = 0;
+    while (first > from && chars < MAX_REFILL_CHARS) {
+      const page = await this.screen.history(first, Math.min(MAX_HISTORY_PAGE, first - from));
+      if (page.lines.length === 0) break;
+      pages.unshift(page.lines);
+      first = page.first;
+      for (const l of page.lines) chars += l.length;
+    }
+    const lines = pages.flat();
+    // Over the character bound: the oldest lines go.
+    let drop = 0;
+    while (chars > MAX_REFILL_CHARS && drop < lines.length) chars -= lines[drop++]!.length;
+    if (lines.length - drop === 0) return null;
+    return { first: first + drop, lines: drop === 0 ? lines : lines.slice(drop) };
   }
 
   private safeDeliver(v: ViewerEntry, event: ViewerEvent): void {

@@ -3,20 +3,47 @@
  * (over the control socket) and, later, a remote phone (over Noise through the relay): the session never knows
  * which it is talking to, only how much the viewer's transport has queued (`backlog`).
  */
+import type { HistoryPage } from '../screen/screen-host.js';
 import type { ScreenSnapshot } from '../screen/screen-model.js';
+import type { SizeCause } from '../session/size-authority.js';
 
 export type ViewerKind = 'local' | 'remote';
+
+/** Who holds a session's size, as one viewer is told: itself, or another viewer of that kind. */
+export type SizeHolder = 'you' | ViewerKind;
 
 export type ViewerEvent =
   /**
    * Reset the terminal (RIS) and write `snapshot.data`; live output follows from `snapshot.offset`. Sent on
    * attach and again whenever the viewer fell too far behind (resync).
    */
-  | { readonly type: 'snapshot'; readonly snapshot: ScreenSnapshot; readonly reason: 'attach' | 'resync' }
+  | {
+      readonly type: 'snapshot';
+      readonly snapshot: ScreenSnapshot;
+      readonly reason: 'attach' | 'resync';
+      /**
+       * Older lines for a viewer that asked to keep its scrollback (Attachment `refillFrom`, protocol
+       * R-ATTACH-8): plain text, ending where `snapshot` begins (`snapshot.historyEnd`). Null when not asked
+       * or none older remain.
+       */
+      readonly refill: HistoryPage | null;
+    }
   /** Raw PTY bytes starting at absolute stream offset `offset`; contiguous with what came before. */
   | { readonly type: 'output'; readonly offset: number; readonly data: Uint8Array }
-  /** The PTY size changed (some viewer took the size, or this one did). */
-  | { readonly type: 'resize'; readonly cols: number; readonly rows: number }
+  /**
+   * The PTY's size or who holds it changed (protocol R-SIZE-*), in stream order: output before it was drawn
+   * at the old size, output after it at this one. Also sent right after every snapshot (the state as of the
+   * snapshot) and on a resume. `holder` is null once nobody holds it (never while this viewer is attached);
+   * `holderAway`: the holder is a phone whose connection dropped and which may be back (R-SIZE-5).
+   */
+  | {
+      readonly type: 'size';
+      readonly cols: number;
+      readonly rows: number;
+      readonly cause: SizeCause;
+      readonly holder: SizeHolder | null;
+      readonly holderAway: boolean;
+    }
   /** The program exited; the session stays listed until killed or cleared. */
   | { readonly type: 'exit'; readonly exitCode: number | null; readonly signal: number | null };
 
@@ -36,6 +63,11 @@ export type ViewerCloseReason = 'detached' | 'session-killed' | 'shutdown' | 'pr
 export interface ViewerSink {
   readonly id: string;
   readonly kind: ViewerKind;
+  /**
+   * The viewer across connections, for size authority (R-SIZE-6): a phone's device id, so its reconnect is
+   * known as the same viewer. Absent: this attachment is a viewer of its own (each `burrow attach`).
+   */
+  readonly identity?: string;
   /**
    * Largest `output` event this transport takes at once, in bytes (default DEFAULT_OUTPUT_EVENT_BYTES): the
    * session gathers PTY reads into events up to this size (sent within OUTPUT_FLUSH_MS), not one per read.
@@ -57,12 +89,20 @@ export interface Attachment {
   readonly viewerId: string;
   /** Keystrokes / pasted bytes for the PTY. */
   input(data: Uint8Array): void;
-  /** Make the PTY this size ("fit to this screen"; last attach or take-back wins). */
+  /** This viewer's screen is now this size: the PTY follows if it holds the size, else it is noted (R-SIZE-3). */
   resize(cols: number, rows: number): void;
+  /** "Fit to this screen": take the size and make the PTY this size (R-SIZE-2). */
+  fit(cols: number, rows: number): void;
   presence(p: Presence): void;
   /** The transport's backlog dropped; a viewer that fell behind is caught up (resumed or resynced). */
   drained(): void;
-  detach(): void;
+  /** Send this viewer a fresh snapshot (`reason: 'resync'`); live output continues from its offset. */
+  resync(): void;
+  /**
+   * Ends the attachment. `lost`: the viewer's connection dropped without a detach (a phone that may be back,
+   * R-SIZE-5); the default is a deliberate detach.
+   */
+  detach(how?: 'detached' | 'lost'): void;
 }
 
 /**
@@ -96,3 +136,18 @@ export const OUTPUT_FLUSH_MS = 2;
 export const DEFAULT_OUTPUT_EVENT_BYTES = 64 * 1024;
 /** Most viewers attached to one session at once. */
 export const MAX_VIEWERS_PER_SESSION = 16;
+/**
+ * Most older lines a snapshot brings along for a viewer that keeps its scrollback (R-ATTACH-8): Pocket's own
+ * scrollback (protocol MAX_HISTORY_LINES).
+ */
+export const MAX_REFILL_LINES = 10_000;
+/**
+ * Most characters of those lines (UTF-16 units; the oldest are left out past it): 10,000 lines of 400 columns,
+ * so the refill plus a snapshot stays far inside protocol MAX_SNAPSHOT_BYTES whatever the lines hold.
+ */
+export const MAX_REFILL_CHARS = 4_000_000;
+/**
+ * Size changes remembered for viewers that are behind, so each gets them at the right point of the stream; a
+ * viewer behind by more changes than this is resynced instead.
+ */
+export const MAX_SIZE_MARKS = 64;

@@ -11,9 +11,9 @@ import type {
   SessionEntry,
   TodoAction,
 } from '@burrow/protocol';
-import type { ConnectionEvent, ConnectionStatus, DirectState } from '../core/index.js';
+import type { ConnectionEvent, ConnectionStatus, DirectState, SizeAuthorityInfo } from '../core/index.js';
 
-export type { ConnectionEvent, ConnectionStatus } from '../core/index.js';
+export type { ConnectionEvent, ConnectionStatus, SizeAuthorityInfo } from '../core/index.js';
 
 export interface TerminalSnapshot {
   readonly data: string;
@@ -35,7 +35,8 @@ export interface HistoryPage {
 export interface TerminalHandlers {
   onSnapshot(snapshot: TerminalSnapshot): void;
   onOutput(bytes: Uint8Array, offset: number): void;
-  onSizeChanged?(cols: number, rows: number, cause: string): void;
+  /** The PTY's size or who holds it changed (protocol R-SIZE-8). */
+  onSizeChanged?(cols: number, rows: number, info: SizeAuthorityInfo): void;
 }
 
 export interface TerminalLink {

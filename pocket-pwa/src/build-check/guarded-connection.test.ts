@@ -5,7 +5,7 @@ import type { BuildFile } from '@burrow/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { MemoryConnection } from '../test-support/memory-connection.js';
 import { BuildGuard } from './build-guard.js';
-import { guardConnection, POCKET_BUILD_WAIT_MS, REFUSED_TEXT } from './guarded-connection.js';
+import { guardConnection, MAX_HELD_INPUT, POCKET_BUILD_WAIT_MS, REFUSED_TEXT } from './guarded-connection.js';
 import type { ServedBuild } from './served-build.js';
 
 const FILES: BuildFile[] = [{ path: '/index.html', sha256: 'C'.repeat(43) }];
@@ -52,6 +52,33 @@ describe('guardConnection', () => {
       ['reply', new Uint8Array([1])],
     ]);
     expect(inner.calls.map((c) => c[0])).toEqual(expect.arrayContaining(['create', 'kill']));
+  });
+
+  it('typing while the check is under way is held and sent once vouched, in order; dropped if not', async () => {
+    const { link, sent, vouch } = setup();
+    link.input('echo ');
+    link.reply(new Uint8Array([0x1b]));
+    link.input('held\r');
+    expect(sent()).toEqual([]);
+    await vouch(FILES);
+    link.input('after\r');
+    expect(sent()).toEqual([
+      ['input', 'echo '],
+      ['reply', new Uint8Array([0x1b])],
+      ['input', 'held\r'],
+      ['input', 'after\r'],
+    ]);
+    const other = setup();
+    other.link.input('x'.repeat(MAX_HELD_INPUT));
+    other.link.input('over the bound');
+    await other.vouch([{ path: '/index.html', sha256: 'D'.repeat(43) }]);
+    other.link.input('y');
+    expect(other.sent()).toEqual([]);
+    const bounded = setup();
+    bounded.link.input('x'.repeat(MAX_HELD_INPUT));
+    bounded.link.input('over the bound');
+    await bounded.vouch(FILES);
+    expect(bounded.sent()).toEqual([['input', 'x'.repeat(MAX_HELD_INPUT)]]);
   });
 
   it('a build the Burrow does not vouch for — or none at all — keeps input refused', async () => {

@@ -21,6 +21,13 @@ import { allowsInput } from './build-verdict.js';
  */
 export const POCKET_BUILD_WAIT_MS = 10_000;
 
+/**
+ * Keystrokes, pastes and replies typed while the check is still under way (right after a reload, the verdict
+ * waits for `pocket-build` and for the served files to be hashed): held, and sent in order once the build is
+ * vouched for — dropped if it is not (the warning says why). Bounded: the check may never end.
+ */
+export const MAX_HELD_INPUT = 64 * 1024;
+
 /** The error a refused request rejects with (the list shows it in its error banner). */
 export const REFUSED_TEXT =
   'Not sent: this copy of Pocket is not one your computer vouches for (see the warning above).';
@@ -68,16 +75,40 @@ export function guardConnection(
       handlers: TerminalHandlers,
     ): TerminalLink {
       const link = inner.attach(sessionId, size, handlers);
+      // Typed while checking (a reload, then the terminal paints before the verdict): held, not lost.
+      const held: Array<{ reply: boolean; data: string | Uint8Array }> = [];
+      let heldSize = 0;
+      const release = () => {
+        if (guard.verdict(burrowId).kind === 'checking' || held.length === 0) return;
+        const items = held.splice(0);
+        heldSize = 0;
+        if (!allowed()) return;
+        for (const h of items) h.reply ? link.reply(h.data as Uint8Array) : link.input(h.data);
+      };
+      const unsubscribe = guard.subscribe(release);
+      const send = (reply: boolean, data: string | Uint8Array) => {
+        if (guard.verdict(burrowId).kind === 'checking') {
+          if (heldSize + data.length <= MAX_HELD_INPUT) {
+            held.push({ reply, data });
+            heldSize += data.length;
+          }
+          return;
+        }
+        release();
+        if (!allowed()) return;
+        if (reply) link.reply(data as Uint8Array);
+        else link.input(data);
+      };
       const gated: TerminalLink = {
-        input: (data) => {
-          if (allowed()) link.input(data);
-        },
-        reply: (data) => {
-          if (allowed()) link.reply(data);
-        },
+        input: (data) => send(false, data),
+        reply: (data) => send(true, data),
         resize: (cols, rows) => link.resize(cols, rows),
         fit: (cols, rows) => link.fit(cols, rows),
-        detach: () => link.detach(),
+        detach: () => {
+          unsubscribe();
+          held.length = 0;
+          link.detach();
+        },
       };
       const history = link.history;
       return history ? { ...gated, history: (before, max) => history.call(link, before, max) } : gated;

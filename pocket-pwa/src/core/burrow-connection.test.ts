@@ -337,3 +337,70 @@ describe('BurrowConnection liveness (POCKET_KEEPALIVE)', () => {
     expect(deadAfterMs).toBeGreaterThan(2 * pingIntervalMs);
   });
 });
+
+describe('BurrowConnection terminals: size authority and kept scrollback', () => {
+  it('re-attaches after a reconnect as a resume naming its oldest line (R-SIZE-6, R-ATTACH-8), and passes size-changed on whole', async () => {
+    const key = generateKeyPair();
+    const { conn, clock, sockets, p } = await setup(key);
+    conn.start();
+    await tick();
+    sockets[0]!.open();
+    let burrow = new FakeBurrow(sockets[0]!, key, p);
+    burrow.hello();
+    const sizes: unknown[] = [];
+    conn.attach(
+      'sess1',
+      { cols: 48, rows: 30 },
+      {
+        onSnapshot: () => {},
+        onOutput: () => {},
+        onSizeChanged: (cols, rows, info) => sizes.push({ cols, rows, ...info }),
+      },
+    );
+    // A first attach claims the size and has no scrollback yet.
+    expect(burrow.received().filter((m) => m.type === 'attach')).toEqual([
+      { type: 'attach', rid: expect.any(Number), session: 'sess1', cols: 48, rows: 30 },
+    ]);
+    const attached = {
+      session: 'sess1',
+      offset: 500,
+      cols: 120,
+      rows: 40,
+      firstLine: 1234,
+      hasOlder: true,
+      data: 'screen',
+    };
+    burrow.send({ type: 'attached', rid: 1, ...attached });
+    burrow.send({
+      type: 'size-changed',
+      session: 'sess1',
+      cols: 120,
+      rows: 40,
+      cause: 'attach',
+      holder: 'local',
+      holderAway: false,
+    });
+    expect(sizes).toEqual([{ cols: 120, rows: 40, cause: 'attach', holder: 'local', holderAway: false }]);
+    burrow.send({ type: 'output', session: 'sess1', offset: 500, data: new TextEncoder().encode('more') });
+    // The network drops; the phone reconnects and re-attaches: resuming from where its screen is, keeping its
+    // scrollback from the snapshot's first line.
+    sockets[0]!.drop(1006);
+    clock.advance(1_000);
+    await tick();
+    sockets[1]!.open();
+    burrow = new FakeBurrow(sockets[1]!, key, p);
+    burrow.hello();
+    expect(burrow.received().filter((m) => m.type === 'attach')).toEqual([
+      {
+        type: 'attach',
+        rid: expect.any(Number),
+        session: 'sess1',
+        cols: 48,
+        rows: 30,
+        resumeFrom: 504,
+        scrollbackFrom: 1234,
+      },
+    ]);
+    conn.stop();
+  });
+});

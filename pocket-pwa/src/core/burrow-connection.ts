@@ -36,6 +36,8 @@ import {
   type PresenceState,
   ProtocolError,
   type PushTestOutcome,
+  type SizeChangeCause,
+  type SizeHolder,
   type TodoAction,
   type ViewerKind,
 } from '@burrow/protocol';
@@ -110,10 +112,20 @@ export interface Snapshot {
   readonly hasOlder: boolean;
 }
 
+/** Who holds a session's size, as this phone is told (protocol R-SIZE-8). */
+export interface SizeAuthorityInfo {
+  readonly cause: SizeChangeCause;
+  /** `you`: this phone; `local`: a `burrow attach` on the computer; `remote`: another phone; null: nobody. */
+  readonly holder: SizeHolder | null;
+  /** The holder is a phone whose connection dropped (R-SIZE-5). */
+  readonly holderAway: boolean;
+}
+
 export interface TerminalCallbacks {
   onSnapshot(snapshot: Snapshot): void;
   onOutput(data: Uint8Array, offset: number): void;
-  onSizeChanged?(cols: number, rows: number): void;
+  /** The PTY's size or its holder changed, in stream order with the output (R-SIZE-8). */
+  onSizeChanged?(cols: number, rows: number, info: SizeAuthorityInfo): void;
 }
 
 export interface TerminalHandle {
@@ -154,6 +166,11 @@ interface Terminal {
   cols: number;
   rows: number;
   cursor: OutputCursor | null;
+  /**
+   * First absolute line of the last snapshot: the oldest line this phone's scrollback holds (xterm keeps
+   * MAX_HISTORY_LINES, the most a refill brings), sent as `scrollbackFrom` so a resync keeps them (R-ATTACH-8).
+   */
+  firstLine: number | null;
   readonly callbacks: TerminalCallbacks;
 }
 
@@ -271,7 +288,7 @@ export class BurrowConnection {
     size: { cols: number; rows: number },
     callbacks: TerminalCallbacks,
   ): TerminalHandle {
-    const term: Terminal = { cols: size.cols, rows: size.rows, cursor: null, callbacks };
+    const term: Terminal = { cols: size.cols, rows: size.rows, cursor: null, firstLine: null, callbacks };
     this.#terminals.set(session, term);
     if (this.#live) this.#sendAttach(session, term);
     return {
@@ -447,6 +464,11 @@ export class BurrowConnection {
     });
   }
 
+  /**
+   * (Re-)attaches a terminal. A re-attach after a reconnect resumes from the offset its screen reflects (and,
+   * being a resume, takes the size from nobody: R-SIZE-6); any attach names the oldest line this terminal
+   * keeps, so a snapshot in answer refills the scrollback instead of dropping it (R-ATTACH-8).
+   */
   #sendAttach(session: string, term: Terminal) {
     const rid = this.#rid();
     const resumeFrom = term.cursor?.offset;
@@ -457,6 +479,7 @@ export class BurrowConnection {
       cols: term.cols,
       rows: term.rows,
       ...(resumeFrom !== undefined ? { resumeFrom } : {}),
+      ...(term.firstLine !== null ? { scrollbackFrom: term.firstLine } : {}),
     });
   }
 
@@ -719,6 +742,7 @@ export class BurrowConnection {
         if (!term) return;
         if (term.cursor) term.cursor.reset(m.offset);
         else term.cursor = new OutputCursor(m.offset);
+        term.firstLine = m.firstLine;
         term.callbacks.onSnapshot({
           kind: m.type,
           data: m.data,
@@ -744,7 +768,11 @@ export class BurrowConnection {
         return;
       }
       case 'size-changed':
-        return this.#terminals.get(m.session)?.callbacks.onSizeChanged?.(m.cols, m.rows);
+        return this.#terminals.get(m.session)?.callbacks.onSizeChanged?.(m.cols, m.rows, {
+          cause: m.cause,
+          holder: m.holder,
+          holderAway: m.holderAway,
+        });
       case 'pocket-build':
         return this.#emit({ type: 'pocket-build', files: m.files });
       case 'input-ack':

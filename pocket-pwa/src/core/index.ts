@@ -8,6 +8,7 @@ export {
   type ConnectionStatus,
   type KeepalivePolicy,
   POCKET_KEEPALIVE,
+  type SizeAuthorityInfo,
   type Snapshot,
   statusText,
   type TerminalCallbacks,

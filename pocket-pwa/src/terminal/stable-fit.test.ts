@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Cells, MAX_FIT_ROUNDS, settleFit } from './stable-fit.js';
+import { type Cells, MAX_FIT_ROUNDS, proposeScreen, settleFit } from './stable-fit.js';
 
 /**
  * xterm's DOM renderer as measured in Firefox at devicePixelRatio 3: a 7.833333492279053 px glyph, the screen
@@ -85,5 +85,21 @@ describe('settleFit', () => {
       (s) => resizes.push(s),
     );
     expect(resizes).toHaveLength(MAX_FIT_ROUNDS);
+  });
+});
+
+describe('proposeScreen', () => {
+  it('lands where fitting would, from any size the terminal has, without resizing it', () => {
+    const metrics = {
+      deviceCellWidth: 7.833333492279053 * 3,
+      deviceCellHeight: 17 * 3,
+      dpr: 3,
+      width: 376,
+      height: 600,
+    };
+    // The PTY may be any size (another viewer's): the proposal is the phone's own, the 48 settleFit reaches.
+    for (const cols of [160, 80, 47, 48, 20]) {
+      expect(proposeScreen(metrics, { cols, rows: 50 })).toEqual({ cols: 48, rows: 35 });
+    }
   });
 });

@@ -61,3 +61,39 @@ export function fitTerminal(term: Fittable, fit: { proposeDimensions(): Cells | 
     (s) => term.resize(s.cols, s.rows),
   );
 }
+
+/** What xterm's DOM renderer and the fit addon measure (see the module comment), for `proposeScreen`. */
+export interface ScreenMetrics {
+  /** A cell in device pixels (xterm's `dimensions.device.cell`). */
+  readonly deviceCellWidth: number;
+  readonly deviceCellHeight: number;
+  readonly dpr: number;
+  /** CSS pixels available to the terminal (the box, less padding and the scrollbar, as the fit addon takes). */
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The fit addon's proposal for a box, were xterm at `size`: xterm's CSS cell depends on its column count. */
+export function proposeAt(m: ScreenMetrics, size: Cells): Cells {
+  const cellWidth = Math.round((m.deviceCellWidth * size.cols) / m.dpr) / size.cols;
+  const cellHeight = Math.round((m.deviceCellHeight * size.rows) / m.dpr) / size.rows;
+  return {
+    cols: Math.max(2, Math.floor(m.width / cellWidth)),
+    rows: Math.max(1, Math.floor(m.height / cellHeight)),
+  };
+}
+
+/**
+ * The size `fitTerminal` would settle on for a box, without resizing anything: the terminal keeps the PTY's
+ * size (which may be another viewer's) and this is the size the phone asks for (protocol R-SIZE-2/3).
+ */
+export function proposeScreen(m: ScreenMetrics, from: Cells): Cells {
+  let size = from;
+  return settleFit(
+    from,
+    () => proposeAt(m, size),
+    (s) => {
+      size = s;
+    },
+  );
+}

@@ -49,8 +49,19 @@ function outcomeFits(outcome: PushTestOutcome, targets: number, delivered: numbe
   }
 }
 
-/** Why the size of a session changed: a viewer attached or asked to fit, or the local terminal resized. */
-export const SIZE_CHANGE_CAUSES = ['attach', 'fit', 'resize', 'local'] as const;
+/**
+ * Why the size of a session or its holder changed (R-SIZE-*): a viewer attached (R-SIZE-1) or took the size
+ * back (`fit`, R-SIZE-2), the holder's screen resized (R-SIZE-3), the holder left and another viewer holds it
+ * now (`handover`, R-SIZE-4), the holder's connection dropped (`away`) or it came back (`return`, R-SIZE-5).
+ */
+export const SIZE_CHANGE_CAUSES = ['attach', 'fit', 'resize', 'handover', 'away', 'return'] as const;
+export type SizeChangeCause = (typeof SIZE_CHANGE_CAUSES)[number];
+/**
+ * Who holds a session's size, as the receiving viewer is told (R-SIZE-8): itself, a terminal on the Burrow's
+ * computer (`burrow attach`), or another remote viewer (a phone).
+ */
+export const SIZE_HOLDERS = ['you', 'local', 'remote'] as const;
+export type SizeHolder = (typeof SIZE_HOLDERS)[number];
 
 const msg = <T extends string, E extends v.ObjectEntries>(type: T, entries: E) =>
   v.strictObject({ type: v.literal(type), ...entries });
@@ -117,7 +128,16 @@ export const burrowControlSchema = v.variant('type', [
     }),
     v.check((m) => m.firstLine <= m.endLine, 'R-ATTACH-5: a history page ends at or after its first line'),
   ),
-  msg('size-changed', { session: sessionId, cols, rows, cause: v.picklist(SIZE_CHANGE_CAUSES) }),
+  msg('size-changed', {
+    session: sessionId,
+    cols,
+    rows,
+    cause: v.picklist(SIZE_CHANGE_CAUSES),
+    /** R-SIZE-8: null only when nobody holds it (never while the receiver is attached). */
+    holder: v.nullable(v.picklist(SIZE_HOLDERS)),
+    /** R-SIZE-5: the holder is a phone whose connection dropped and which may come back. */
+    holderAway: v.boolean(),
+  }),
 
   // Request results
   msg('ok', { rid }),

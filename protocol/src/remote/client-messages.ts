@@ -39,7 +39,16 @@ export const clientControlSchema = v.variant('type', [
   msg('ack', { received: offset }),
 
   // Terminals
-  msg('attach', { rid, session: sessionId, cols, rows, resumeFrom: v.optional(offset) }),
+  msg('attach', {
+    rid,
+    session: sessionId,
+    cols,
+    rows,
+    /** R-ATTACH-1: the offset this viewer's screen reflects (a re-attach); also a resume for R-SIZE-6. */
+    resumeFrom: v.optional(offset),
+    /** R-ATTACH-8: the oldest absolute line this viewer's scrollback holds; snapshots refill from there. */
+    scrollbackFrom: v.optional(offset),
+  }),
   msg('detach', { session: sessionId }),
   msg('history', {
     rid,

@@ -9,8 +9,15 @@ export type {
   BurrowMessageType,
   OutputMessage,
   PushTestOutcome,
+  SizeChangeCause,
+  SizeHolder,
 } from './burrow-messages.js';
-export { PUSH_TEST_OUTCOMES, SIZE_CHANGE_CAUSES, TEXT_BODY_TYPES } from './burrow-messages.js';
+export {
+  PUSH_TEST_OUTCOMES,
+  SIZE_CHANGE_CAUSES,
+  SIZE_HOLDERS,
+  TEXT_BODY_TYPES,
+} from './burrow-messages.js';
 export type {
   ClientControlMessage,
   ClientMessage,

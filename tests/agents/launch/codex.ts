@@ -21,7 +21,8 @@
  */
 import { type AgentLaunch, baseEnv, fakeKey, join, type LaunchOptions } from './launch-spec.js';
 
-const KEY_ENV = 'BURROW_FAKE_API_KEY';
+/** Not BURROW_-named: a Burrow session's environment has no BURROW_* variables (issue 24.3, session-env.ts). */
+const KEY_ENV = 'FAKE_MODEL_API_KEY';
 
 /** A TOML basic string (config values here are paths and URLs: escape backslash and quote). */
 function tomlString(s: string): string {

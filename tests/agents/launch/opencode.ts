@@ -17,7 +17,8 @@
  */
 import { type AgentLaunch, baseEnv, fakeKey, join, json, type LaunchOptions } from './launch-spec.js';
 
-const KEY_ENV = 'BURROW_FAKE_API_KEY';
+/** Not BURROW_-named: a Burrow session's environment has no BURROW_* variables (issue 24.3, session-env.ts). */
+const KEY_ENV = 'FAKE_MODEL_API_KEY';
 
 export function opencodeLaunch(o: LaunchOptions): AgentLaunch {
   const apiKey = fakeKey('sk-burrow-fake-');
