@@ -85,8 +85,13 @@ class Recorder {
     return Buffer.concat(this.bytes);
   }
 
-  async quiet(): Promise<void> {
-    await until(() => this.length > 0 && Date.now() - this.lastAt >= QUIET_MS, 'the program to draw', 30_000);
+  /** The program drew something past byte `after`, then went quiet (a key's answer, not the last draw's quiet). */
+  async quiet(after = 0): Promise<void> {
+    await until(
+      () => this.length > after && Date.now() - this.lastAt >= QUIET_MS,
+      'the program to draw',
+      30_000,
+    );
   }
 }
 
@@ -193,8 +198,9 @@ async function runCase(c: ScreenCase): Promise<Record<string, PathResult>> {
   await painted(a);
   out.snapshot = compare(await referenceOf(rec.all()), tmux.capture(a));
   if (c.keys !== undefined) {
+    const before = rec.length;
     rec.input(c.keys);
-    await rec.quiet();
+    await rec.quiet(before);
     await stable(a);
     out['snapshot + live'] = compare(await referenceOf(rec.all()), tmux.capture(a));
   }
@@ -211,8 +217,9 @@ async function runCase(c: ScreenCase): Promise<Record<string, PathResult>> {
   await stable(b);
   out.park = compare(await referenceOf(rec.all()), tmux.capture(b));
   if (c.keys !== undefined) {
+    const before = rec.length;
     rec.input(c.keys);
-    await rec.quiet();
+    await rec.quiet(before);
     await stable(b);
     out['park + live'] = compare(await referenceOf(rec.all()), tmux.capture(b));
   }
