@@ -4,7 +4,9 @@
  * parks in between, on either host — equals a model that parsed every read as it came, cell for cell and mode
  * for mode (the snapshot is the restore string, a function of the whole terminal state: restore-string.ts),
  * with the same history and offsets. Floods of plain text are mixed in so the plain-text skip runs inside
- * hand-overs (a flood behind escapes, a prompt behind a flood, a line cut by the hand-over's end).
+ * hand-overs (a flood behind escapes, a prompt behind a flood, a line cut by the hand-over's end). In some runs
+ * the quiet timer is 1 ms and the stream pauses between reads, so checkpoints also come from the timer, cut
+ * wherever a read ended (inside an escape sequence, a UTF-8 character, a CR LF); some run at 80×24.
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,6 +51,14 @@ const step = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'snapshot' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'park' as const }) },
   { weight: 1, arbitrary: smallSize.map((s) => ({ kind: 'resize' as const, ...s })) },
+  // The event loop turns: with a 1 ms quiet timer, what waits is handed over here, wherever the last read ended.
+  { weight: 2, arbitrary: fc.constant({ kind: 'pause' as const }) },
+);
+
+/** Mostly small (wrapping and scrolling within a short stream), sometimes the terminal programs assume. */
+const size = fc.oneof(
+  { weight: 4, arbitrary: smallSize },
+  { weight: 1, arbitrary: fc.constant({ cols: 80, rows: 24 }) },
 );
 
 /** Every history line a screen holds, oldest first, read through `read` in pages. */
@@ -75,9 +85,10 @@ describe('LazyScreen (property)', () => {
   it('a model replayed from checkpoints equals one that parsed every read', async () => {
     let skipped = 0;
     let historyCompared = 0;
+    let timerCheckpoints = 0;
     await fc.assert(
       fc.asyncProperty(
-        smallSize,
+        size,
         fc.array(step, { minLength: 1, maxLength: 40 }),
         // Read sizes, used in turn: a PTY read is up to 64 KiB, often a few bytes.
         fc.array(fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 65536 })), {
@@ -86,7 +97,9 @@ describe('LazyScreen (property)', () => {
         }),
         fc.integer({ min: 1, max: 200_000 }),
         fc.constantFrom('local', 'worker'),
-        async ({ cols, rows }, steps, reads, checkpointBytes, hostKind) => {
+        // Whether the quiet timer fires at the pauses (1 ms) or never inside a run.
+        fc.boolean(),
+        async ({ cols, rows }, steps, reads, checkpointBytes, hostKind, timer) => {
           // The reference: every read parsed as it comes, no skip.
           const full = new ScreenModel(cols, rows, 0, { skipPlainFloods: false });
           const log = new OutputLog({
@@ -98,8 +111,9 @@ describe('LazyScreen (property)', () => {
           const options = { cols, rows, onProgress: () => {} };
           const host = hostKind === 'local' ? new LocalScreenHost(options) : new WorkerScreenHost(options);
           hosts.push(host);
-          // A quiet timer that never fires inside a run: checkpoints come from the steps and the byte bound.
-          const lazy: LazyScreen = new LazyScreen(log, host, { checkpointBytes, quietMs: 3_600_000 });
+          // Checkpoints come from the steps and the byte bound, and with `timer` from the quiet timer too.
+          const quietMs = timer ? 1 : 3_600_000;
+          const lazy: LazyScreen = new LazyScreen(log, host, { checkpointBytes, quietMs });
           let r = 0;
           // See `same` below.
           let widthChanged = false;
@@ -124,6 +138,10 @@ describe('LazyScreen (property)', () => {
                 }
               } else if (s.kind === 'checkpoint') {
                 lazy.checkpoint();
+              } else if (s.kind === 'pause') {
+                const waiting = lazy.waiting;
+                await new Promise((resolve) => setTimeout(resolve, 3));
+                if (waiting > 0 && lazy.waiting === 0) timerCheckpoints++;
               } else if (s.kind === 'snapshot') {
                 const [a, b] = await Promise.all([lazy.snapshot(), full.snapshot()]);
                 same(a, b);
@@ -157,10 +175,14 @@ describe('LazyScreen (property)', () => {
           }
         },
       ),
-      { numRuns: 300 },
+      // A fixed seed, like the other property tests here, so `npm test` is the same run each time; look for more
+      // by running with another seed by hand (3,000 runs on other seeds found nothing on 3 Dec 2026).
+      { seed: 2626, numRuns: 300 },
     );
     // Worth something only if hand-overs did take the plain-text skip.
     expect(skipped).toBeGreaterThan(0);
     expect(historyCompared).toBeGreaterThanOrEqual(40);
+    // And the quiet timer did hand over what waited, wherever the reads had stopped.
+    expect(timerCheckpoints).toBeGreaterThanOrEqual(20);
   }, 600_000);
 });
