@@ -81,4 +81,31 @@ describe('OutputLog', () => {
       { seed: 1414, numRuns: 300 },
     );
   });
+
+  it('copies any held range across blocks; refuses what is not held or does not fit', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 13 }), { maxLength: 12 }),
+        fc.nat(),
+        fc.nat(),
+        (parts, a, b) => {
+          const l = log(() => 0, 8, 1000, 4);
+          for (const p of parts) l.append(p);
+          const all = Buffer.concat(parts);
+          const from = all.length === 0 ? 0 : a % (all.length + 1);
+          const to = from + (all.length === 0 ? 0 : b % (all.length - from + 1));
+          const into = new Uint8Array(to - from + 3).fill(7);
+          l.copy(from, to, into);
+          expect(Buffer.from(into.subarray(0, to - from))).toEqual(all.subarray(from, to));
+          expect([...into.subarray(to - from)]).toEqual([7, 7, 7]);
+        },
+      ),
+    );
+    const l = log(() => Number.POSITIVE_INFINITY);
+    l.append(Buffer.from('abcdefghijklmnopqrstuvwxyz'));
+    expect(() => l.copy(0, 5, new Uint8Array(5))).toThrow(RangeError); // dropped
+    expect(() => l.copy(20, 27, new Uint8Array(7))).toThrow(RangeError); // past the end
+    expect(() => l.copy(20, 26, new Uint8Array(5))).toThrow(RangeError); // does not fit
+    expect(() => l.copy(22, 21, new Uint8Array(5))).toThrow(RangeError);
+  });
 });

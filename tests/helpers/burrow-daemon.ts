@@ -47,6 +47,8 @@ export interface BurrowDaemonOptions {
   readonly stateDir?: string;
   /** Extra environment for the daemon and every CLI call (e.g. SHELL, BURROW_* switches). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Node options for the daemon process only (benches: `--cpu-prof`). */
+  readonly nodeArgs?: readonly string[];
   /**
    * How to run the daemon's process, e.g. inside a test network namespace (`netns.command`, netns.ts); the
    * CLI calls stay here (they reach the daemon over its control socket, a path on disk).
@@ -105,10 +107,8 @@ export class BurrowDaemon {
       ...options.env,
       BURROW_STATE_DIR: stateDir,
     };
-    const [file, args] = options.wrap?.(process.execPath, [BIN, 'daemon']) ?? [
-      process.execPath,
-      [BIN, 'daemon'],
-    ];
+    const daemonArgs = [...(options.nodeArgs ?? []), BIN, 'daemon'];
+    const [file, args] = options.wrap?.(process.execPath, daemonArgs) ?? [process.execPath, daemonArgs];
     const child = spawn(file, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const daemon = new BurrowDaemon(env, child);
     await until(() => daemon.log.includes('listening on') || child.exitCode !== null, 'the daemon');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dropLines, plainLines } from './plain-text.js';
+import { dropLines, nextPlainRun, plainLines } from './plain-text.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 /** Mostly plain lines, sometimes a byte that is not (a control, an escape, UTF-8, a bare CR or LF). */
@@ -17,18 +17,59 @@ const text = fc
 
 describe('plainLines', () => {
   it('finds CR LF lines of printable ASCII; a lone CR may end the chunk', () => {
-    const l = plainLines(enc('ab\r\n\r\nxyz\r'))!;
+    const l = plainLines(enc('ab\r\n\r\nxyz\r'));
     expect(l.count).toBe(2);
     expect([...l.starts]).toEqual([0, 4, 6]);
     expect([...l.ends]).toEqual([2, 4]);
-    for (const bad of ['a\nb', 'a\rb\r\n', '\x1b[0m\r\n', 'é\r\n', 'a\tb\r\n'])
-      expect(plainLines(enc(bad)), JSON.stringify(bad)).toBeNull();
+    expect(l.plainToEnd).toBe(true);
+    for (const bad of ['a\nb', 'a\rb\r\n', '\x1b[0m\r\n', 'é\r\n', 'a\tb\r\n']) {
+      const none = plainLines(enc(bad));
+      expect(none.count, JSON.stringify(bad)).toBe(0);
+      expect(none.plainToEnd, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it('stops at the first line that is not plain: the plain prefix', () => {
+    const l = plainLines(enc('one\r\ntwo\r\nth\x1b[1mree\r\nfour\r\n'));
+    expect(l.count).toBe(2);
+    expect(l.starts[2]).toBe(10);
+    expect(l.plainToEnd).toBe(false);
+  });
+
+  it('nextPlainRun finds where enough plain lines start after something else', () => {
+    const head = '\x1b[31mred\x1b[0m\r\n';
+    const chunk = enc(`${head}${'plain line\r\n'.repeat(10)}`);
+    expect(nextPlainRun(chunk, 0, 50)).toBe(head.length);
+    expect(nextPlainRun(chunk, 0, 1000)).toBe(-1);
+    // From a line start that is plain itself.
+    expect(nextPlainRun(enc('ab\r\ncd\r\n'), 0, 4)).toBe(0);
+    // A run interrupted by an escape starts again after the next line end.
+    const broken = enc(`aaaa\r\nb\x1b[mb\r\n${'cccc\r\n'.repeat(3)}`);
+    expect(nextPlainRun(broken, 0, 12)).toBe(13);
+  });
+
+  it('nextPlainRun agrees with plainLines on where a long enough run starts (property)', () => {
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 400 }), (chunk, min) => {
+        const at = nextPlainRun(chunk, 0, min);
+        // The naive answer: the first line start from which plainLines finds enough plain bytes.
+        let expected = -1;
+        for (let i = 0; i < chunk.byteLength && expected < 0; i++) {
+          if (i > 0 && !(chunk[i - 1] === 0x0a && chunk[i - 2] === 0x0d)) continue;
+          const l = plainLines(chunk.subarray(i));
+          const plainBytes = l.plainToEnd ? chunk.byteLength - i : l.starts[l.count]!;
+          if (plainBytes >= min) expected = i;
+        }
+        expect(at).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('finds every line of a chunk far larger than its scratch space, and again after', () => {
     // 100,000 empty lines (grows the reused scratch past the size it keeps) then a small chunk (a fresh one).
     for (const lines of [100_000, 3]) {
-      const l = plainLines(enc('\r\n'.repeat(lines)))!;
+      const l = plainLines(enc('\r\n'.repeat(lines)));
       expect(l.count).toBe(lines);
       expect(l.ends[lines - 1]).toBe(2 * (lines - 1));
       expect(l.starts[lines]).toBe(2 * lines);
@@ -39,7 +80,6 @@ describe('plainLines', () => {
     fc.assert(
       fc.property(text, fc.nat(), (chunk, cut) => {
         const prefix = plainLines(chunk.subarray(0, cut % (chunk.byteLength + 1)));
-        if (prefix === null) return;
         expect(plainLines(chunk, prefix)).toEqual(plainLines(chunk));
       }),
       { numRuns: 2000 },
@@ -50,7 +90,7 @@ describe('plainLines', () => {
     fc.assert(
       fc.property(text, fc.nat(), (chunk, k) => {
         const lines = plainLines(chunk);
-        if (lines === null || lines.count === 0) return;
+        if (lines.count === 0) return;
         const drop = k % (lines.count + 1);
         expect(dropLines(lines, drop)).toEqual(plainLines(chunk.subarray(lines.starts[drop]!)));
       }),

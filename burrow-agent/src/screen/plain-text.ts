@@ -7,12 +7,17 @@
 import type { Terminal } from '@xterm/headless';
 
 export interface PlainLines {
-  /** Complete lines (each ended by CR LF). */
+  /** Complete plain lines (each ended by CR LF) at the start of the chunk. */
   readonly count: number;
-  /** Byte index where line i starts; `starts[count]` is where the unfinished rest of the chunk starts. */
+  /** Byte index where line i starts; `starts[count]` is where the complete plain lines end. */
   readonly starts: Int32Array;
   /** Byte index just past line i's text (its CR). */
   readonly ends: Int32Array;
+  /**
+   * True when the bytes after the complete lines are plain too (an unfinished line, perhaps ending in the CR
+   * of a CR LF cut by the chunk's end); false when one of them is not: the plain prefix ends there.
+   */
+  readonly plainToEnd: boolean;
 }
 
 const CR = 0x0d;
@@ -20,24 +25,25 @@ const LF = 0x0a;
 
 /**
  * Where the complete lines' ends are collected during a scan, grown on demand and reused: a flood is scanned
- * up to PLAIN_SKIP_MERGE_BYTES at a time (~19,000 lines of `seq`), and a fresh array per scan was garbage.
- * A chunk of empty lines can grow it to half its byte count in entries; past SCRATCH_KEEP_LINES it is let go
- * after the scan, so one odd flood does not hold megabytes in the worker for good.
+ * up to a hand-over at a time (lazy-screen.ts CHECKPOINT_BYTES: ~19,000 lines of `seq` per MiB), and a fresh
+ * array per scan was garbage. A chunk of empty lines can grow it to half its byte count in entries; past
+ * SCRATCH_KEEP_LINES it is let go after the scan, so one odd flood does not hold megabytes in the worker.
  */
 const SCRATCH_KEEP_LINES = 64 * 1024;
 let scratchEnds = new Int32Array(4096);
 
 /**
- * The chunk's complete lines when every byte is printable ASCII and every line ends in CR LF (what a terminal's
- * ONLCR makes of `\n`); a lone CR as the very last byte is allowed (its LF is in the next chunk). Null for
- * anything else: a control character, an escape, a UTF-8 byte, a CR that returns to the line start.
+ * The chunk's plain prefix: the complete lines from its start in which every byte is printable ASCII and every
+ * line ends in CR LF (what a terminal's ONLCR makes of `\n`), up to the first line holding anything else — a
+ * control character, an escape, a UTF-8 byte, a CR that returns to the line start. A lone CR as the very last
+ * byte is plain (its LF is in the next chunk).
  *
  * `known`, when given, is this function's answer for a prefix of `chunk` (the same bytes at the same indexes):
  * its complete lines are taken as they are and only the rest is scanned, so a flood handed back to the queue
- * (screen-model.ts, handOverHead) is not scanned twice. One pass over the bytes: this loop ran over every byte
+ * (screen-model.ts, handOverHead) is not scanned twice. One pass over the bytes: this loop runs over every byte
  * of every plain flood and was the largest item in the worker's profile (issue 14).
  */
-export function plainLines(chunk: Uint8Array, known?: PlainLines): PlainLines | null {
+export function plainLines(chunk: Uint8Array, known?: PlainLines): PlainLines {
   const n = chunk.byteLength;
   let count = 0;
   let from = 0;
@@ -48,6 +54,7 @@ export function plainLines(chunk: Uint8Array, known?: PlainLines): PlainLines | 
     scratchEnds.set(known.ends.subarray(0, count));
   }
   let ends = scratchEnds;
+  let plainToEnd = true;
   for (let i = from; i < n; i++) {
     const b = chunk[i]!;
     if (b >= 0x20 && b <= 0x7e) continue;
@@ -64,11 +71,12 @@ export function plainLines(chunk: Uint8Array, known?: PlainLines): PlainLines | 
         continue;
       }
     }
-    return null;
+    plainToEnd = false;
+    break;
   }
   const found = ends.slice(0, count);
   if (scratchEnds.length > SCRATCH_KEEP_LINES) scratchEnds = new Int32Array(4096);
-  return linesFromEnds(found);
+  return linesFromEnds(found, plainToEnd);
 }
 
 /** The same lines without the first `k`, for `chunk.subarray(lines.starts[k])`. */
@@ -76,14 +84,39 @@ export function dropLines(lines: PlainLines, k: number): PlainLines {
   const shift = lines.starts[k]!;
   const ends = lines.ends.slice(k);
   for (let i = 0; i < ends.length; i++) ends[i] = ends[i]! - shift;
-  return linesFromEnds(ends);
+  return linesFromEnds(ends, lines.plainToEnd);
 }
 
-function linesFromEnds(ends: Int32Array): PlainLines {
+function linesFromEnds(ends: Int32Array, plainToEnd: boolean): PlainLines {
   const count = ends.length;
   const starts = new Int32Array(count + 1);
   for (let i = 0; i < count; i++) starts[i + 1] = ends[i]! + 2;
-  return { count, starts, ends };
+  return { count, starts, ends, plainToEnd };
+}
+
+/**
+ * The index, at or after `from`, of the first line start (the chunk's start or just after a CR LF) from which
+ * at least `minBytes` of plain lines follow (up to the chunk's end, or through complete lines), or -1. This is
+ * where a flood that follows some escapes (a coloured header, a prompt) begins: xterm parses up to there, and
+ * the plain-text skip takes it from there (screen-model.ts). Stops as soon as it found one.
+ */
+export function nextPlainRun(chunk: Uint8Array, from: number, minBytes: number): number {
+  const n = chunk.byteLength;
+  // Start of the plain run being measured; -1 while inside a line that holds something else.
+  let run = from === 0 || (chunk[from - 1] === LF && chunk[from - 2] === CR) ? from : -1;
+  for (let i = from; i < n; i++) {
+    const b = chunk[i]!;
+    if (b >= 0x20 && b <= 0x7e) continue;
+    if (b === CR && i + 1 < n && chunk[i + 1] === LF) {
+      i++;
+      if (run >= 0 && i + 1 - run >= minBytes) return run;
+      if (run < 0) run = i + 1;
+      continue;
+    }
+    if (b === CR && i + 1 === n) break;
+    run = -1;
+  }
+  return run >= 0 && n - run >= minBytes ? run : -1;
 }
 
 interface CoreInternals {
@@ -93,14 +126,13 @@ interface CoreInternals {
 }
 
 /**
- * True when printing plain text can do nothing but fill rows and scroll them up: the normal screen, the cursor
- * at column 0 of the bottom row, that row blank with default attributes and not a wrapped continuation, the
- * scroll region the whole screen, wraparound on, insert and origin modes off, the default charset, default
- * attributes (so rows scrolled in are blank and default, like the bottom row).
+ * True when the terminal's modes let plain text do nothing but fill rows and scroll them up: the normal screen,
+ * the scroll region the whole screen, wraparound on, insert and origin modes off, the default charset, default
+ * attributes (so rows scrolled in are blank and default). Plain text never changes any of these.
  */
-export function plainTextState(term: Terminal, rows: number): boolean {
+export function plainModes(term: Terminal, rows: number): boolean {
   const buf = term.buffer.active;
-  if (buf.type !== 'normal' || buf.cursorX !== 0 || buf.cursorY !== rows - 1) return false;
+  if (buf.type !== 'normal') return false;
   const modes = term.modes;
   if (modes.insertMode || modes.originMode || !modes.wraparoundMode) return false;
   const core = (term as unknown as { _core?: CoreInternals })._core;
@@ -109,7 +141,16 @@ export function plainTextState(term: Terminal, rows: number): boolean {
   const charsets = core?._charsetService;
   if (charsets === undefined || charsets.charset !== undefined || charsets.glevel !== 0) return false;
   const attr = core?._inputHandler?._curAttrData;
-  if (attr?.fg !== 0 || attr.bg !== 0) return false;
+  return attr?.fg === 0 && attr.bg === 0;
+}
+
+/**
+ * True when the cursor is where a plain flood keeps it: column 0 of the bottom row, that row blank with default
+ * attributes and not a wrapped continuation. With plainModes, the state a plain-text skip needs.
+ */
+export function atPlainBottom(term: Terminal, rows: number): boolean {
+  const buf = term.buffer.active;
+  if (buf.cursorX !== 0 || buf.cursorY !== rows - 1) return false;
   const line = buf.getLine(buf.baseY + buf.cursorY);
   if (line === undefined || line.isWrapped) return false;
   const cell = buf.getNullCell();

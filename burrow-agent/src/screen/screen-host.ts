@@ -1,6 +1,7 @@
 /**
- * Where a session's screen model runs, as the session sees it: PTY bytes go in (copied, in stream order) and
- * never wait for parsing; snapshots, history pages and parking come back as promises. Two hosts:
+ * Where a session's screen model runs, as the lazy screen (lazy-screen.ts) sees it: stream bytes go in, in
+ * order, in large hand-overs copied out of the session's output log, and never wait for parsing; snapshots,
+ * history pages and parking come back as promises. Two hosts:
  *  - WorkerScreenHost: the model on a worker thread shared by every session (the default; DESIGN §6 "screen
  *    model off the reading thread" and docs/performance.md for why it won);
  *  - LocalScreenHost: the model on the daemon's own thread, fed in small slices between PTY reads.
@@ -19,12 +20,16 @@ export interface ScreenHost {
   readonly backlog: number;
   /** True while the model is parked as a string (see ScreenModel.hibernate). */
   readonly hibernated: boolean;
-  /** PTY bytes in stream order; copied, so the caller may reuse `chunk`. */
+  /**
+   * Stream bytes in order. The host takes `chunk` over (do not touch it again): a buffer from
+   * `handOverBuffer`, posted whole to the worker and given back for reuse once parsed.
+   */
   write(chunk: Uint8Array): void;
   resize(cols: number, rows: number): void;
   /** The screen, exact at `snapshot.offset` = every byte written before this call. */
   snapshot(): Promise<ScreenSnapshot>;
   history(before: number, count: number): Promise<HistoryPage>;
+  /** Parks the model once it has parsed everything written before; resolves whether it parked. */
   hibernate(): Promise<boolean>;
   dispose(): void;
 }
@@ -38,98 +43,52 @@ export interface ScreenHostOptions {
 
 export type ScreenHostFactory = (options: ScreenHostOptions) => ScreenHost;
 
-/** First batch buffer after a quiet spell: a keystroke's echo must not cost a flood-sized allocation. */
-export const FIRST_BATCH_BYTES = 16 * 1024;
-/** Batch buffers the screen worker gave back, kept for reuse by any session (bytes bounded: 8 × 256 KiB). */
-export const MAX_RECYCLED_BATCHES = 8;
+/** Smallest hand-over buffer: a keystroke's echo must not cost a flood-sized allocation. */
+export const MIN_HAND_OVER_BUFFER_BYTES = 16 * 1024;
+/** Hand-over buffers kept for reuse by any session once the model is done with them. */
+export const MAX_RECYCLED_BUFFERS = 4;
+/**
+ * Most bytes of hand-over buffers kept for reuse: two flood hand-overs (1.25 MiB each) and small ones. A flood
+ * reuses them turn about; more would sit in the daemon's RSS for good after one (issue 26: memory per session).
+ */
+export const MAX_RECYCLED_BYTES = 3 * 1024 * 1024;
+/** Hand-over buffers past this size grow in steps of it (see handOverBuffer). */
+const LARGE_HAND_OVER_STEP = 256 * 1024;
 
 const recycled: ArrayBuffer[] = [];
+let recycledBytes = 0;
 
-/** A batch buffer the worker is done with: the next batch of that size (or smaller) reuses it. */
-export function recycleBatch(buffer: ArrayBuffer): void {
-  if (recycled.length < MAX_RECYCLED_BATCHES && buffer.byteLength > 0) recycled.push(buffer);
-}
-
-/** A buffer of exactly `size` bytes: a recycled one of that size, else a fresh one (never pooled). */
-function batchBuffer(size: number): Uint8Array {
-  const i = recycled.findIndex((b) => b.byteLength === size);
-  if (i >= 0) return new Uint8Array(recycled.splice(i, 1)[0]!);
-  // Its own ArrayBuffer (allocUnsafeSlow is never pooled): it can be transferred whole. Every byte is written
-  // before it is read.
-  return Buffer.allocUnsafeSlow(size);
+/** A hand-over buffer the model is done with: a later hand-over of up to its size reuses it. */
+export function recycleBuffer(buffer: ArrayBuffer): void {
+  if (buffer.byteLength === 0 || recycled.length >= MAX_RECYCLED_BUFFERS) return;
+  if (recycledBytes + buffer.byteLength > MAX_RECYCLED_BYTES) return;
+  recycled.push(buffer);
+  recycledBytes += buffer.byteLength;
 }
 
 /**
- * Gathers PTY reads (a few KiB each, in a reused buffer) into copies of up to `batchBytes`, so the model is
- * handed large pieces: fewer parser calls and, for the worker, fewer messages. Buffers start small after a
- * quiet spell and grow while output keeps filling them (a 256 KiB buffer per echoed keystroke cost the daemon
- * more than the echo itself).
+ * A view of exactly `size` bytes at the start of a buffer of its own (never pooled, so it can be transferred
+ * whole): a recycled one that fits without wasting more than three quarters of it, else a fresh one rounded
+ * up to a power of two, or past 256 KiB to a multiple of it (so it is reused by later hand-overs of similar
+ * size). Every byte is written before it is read.
  */
-export class ChunkBatcher {
-  #current: Uint8Array | null = null;
-  #used = 0;
-  readonly #full: Uint8Array[] = [];
-  #bytes = 0;
-  #nextSize: number;
-
-  constructor(readonly batchBytes: number) {
-    if (!Number.isSafeInteger(batchBytes) || batchBytes <= 0)
-      throw new RangeError('batchBytes must be a positive integer');
-    this.#nextSize = Math.min(batchBytes, FIRST_BATCH_BYTES);
-  }
-
-  /** Bytes held. */
-  get bytes(): number {
-    return this.#bytes;
-  }
-
-  /** Batches filled completely so far. */
-  get fullBatches(): number {
-    return this.#full.length;
-  }
-
-  push(chunk: Uint8Array): void {
-    let at = 0;
-    while (at < chunk.byteLength) {
-      if (this.#current === null) {
-        this.#current = batchBuffer(this.#nextSize);
-        this.#used = 0;
-      }
-      const size = this.#current.byteLength;
-      const n = Math.min(size - this.#used, chunk.byteLength - at);
-      this.#current.set(chunk.subarray(at, at + n), this.#used);
-      this.#used += n;
-      at += n;
-      if (this.#used === size) {
-        this.#full.push(this.#current);
-        this.#current = null;
-        this.#nextSize = Math.min(this.batchBytes, size * 4);
-      }
+export function handOverBuffer(size: number): Uint8Array {
+  let best = -1;
+  for (let i = 0; i < recycled.length; i++) {
+    const n = recycled[i]!.byteLength;
+    if (n >= size && n <= 4 * Math.max(size, MIN_HAND_OVER_BUFFER_BYTES)) {
+      if (best < 0 || n < recycled[best]!.byteLength) best = i;
     }
-    this.#bytes += chunk.byteLength;
   }
-
-  /** The oldest batch (full, or the partial one if none is full), or null when empty. */
-  takeOne(): Uint8Array | null {
-    const full = this.#full.shift();
-    if (full !== undefined) {
-      this.#bytes -= full.byteLength;
-      return full;
-    }
-    if (this.#current === null || this.#used === 0) return null;
-    const part = this.#current.subarray(0, this.#used);
-    this.#current = null;
-    this.#bytes -= part.byteLength;
-    // Taken before it filled. Little in it: output has paused, start small again; else it is still flowing
-    // (a flush timer took it) and batches keep their size.
-    if (part.byteLength < FIRST_BATCH_BYTES) this.#nextSize = Math.min(this.batchBytes, FIRST_BATCH_BYTES);
-    return part;
+  if (best >= 0) {
+    const buffer = recycled.splice(best, 1)[0]!;
+    recycledBytes -= buffer.byteLength;
+    return new Uint8Array(buffer, 0, size);
   }
-
-  /** Every batch held, oldest first. */
-  takeAll(): Uint8Array[] {
-    const out: Uint8Array[] = [];
-    for (let b = this.takeOne(); b !== null; b = this.takeOne()) out.push(b);
-    return out;
-  }
+  let capacity = MIN_HAND_OVER_BUFFER_BYTES;
+  while (capacity < size && capacity < LARGE_HAND_OVER_STEP) capacity *= 2;
+  // A flood's hand-overs are CHECKPOINT_BYTES plus part of a read: rounding them up to a power of two would
+  // allocate 2 MiB for every 1.02 MiB; a 256 KiB step gives them all the same size, which the pool reuses.
+  if (capacity < size) capacity = Math.ceil(size / LARGE_HAND_OVER_STEP) * LARGE_HAND_OVER_STEP;
+  return new Uint8Array(Buffer.allocUnsafeSlow(capacity).buffer, 0, size);
 }

@@ -15,11 +15,18 @@ import xtermHeadless from '@xterm/headless';
 import { emptyKittyState, type KittyKeyboardState, trackKittyKeyboard } from './kitty-keyboard.js';
 import { LineHistory } from './line-history.js';
 import { lineText } from './line-text.js';
-import { dropLines, type PlainLines, plainLines, plainTextState } from './plain-text.js';
+import {
+  atPlainBottom,
+  dropLines,
+  nextPlainRun,
+  type PlainLines,
+  plainLines,
+  plainModes,
+} from './plain-text.js';
 import { restoreString } from './restore-string.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
 import { applySessionWidths } from './terminal-widths.js';
-import { internals } from './xterm-internals.js';
+import { internals, normalBufferMarker } from './xterm-internals.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -41,7 +48,7 @@ export { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from './screen-limits.js';
 /** Chunks shorter than this always go through xterm whole (a plain-text skip needs a buffer's worth of rows). */
 export const PLAIN_SKIP_MIN_BYTES = 16 * 1024;
 /** Most bytes of queued chunks joined into one (see pump). */
-export const PLAIN_SKIP_MERGE_BYTES = 1024 * 1024;
+export const PLAIN_SKIP_MERGE_BYTES = 2 * 1024 * 1024;
 const LF = 0x0a;
 
 export interface ScreenSnapshot {
@@ -222,10 +229,15 @@ export class ScreenModel {
    * itself straight through the screen into history, where only each row's text is kept. When the terminal is
    * in a state where plain text can only do that — normal screen, cursor at the start of a blank bottom row,
    * whole-screen scroll region, wraparound on, no insert or origin mode, default charset and attributes — the
-   * rows that would leave xterm before the chunk ends are cut into rows here and go to history directly; xterm
-   * parses only the last screenful plus scrollback. History, screen, scrollback and modes come out exactly as
-   * if xterm had parsed it all (screen-model.property.test.ts), for a fraction of the CPU (issue 14: parsing
-   * every byte was most of the daemon's cost per MB). Anything else, or xterm still busy: false, parse it all.
+   * rows that would leave xterm before the flood ends are cut into rows here and go to history directly; xterm
+   * parses only the last screenful plus scrollback, then whatever follows the flood. History, screen,
+   * scrollback and modes come out exactly as if xterm had parsed it all (screen-model.property.test.ts), for a
+   * fraction of the CPU (issue 14: parsing every byte was most of the daemon's cost per MB).
+   *
+   * A chunk is a hand-over of the output log (up to a MiB, lazy-screen.ts), so a flood often sits behind
+   * something else — a coloured header, the end of a full-screen program, a line cut in two — or in front of a
+   * prompt: xterm parses up to the flood's start (handOverHead) and the flood is looked at again from there;
+   * what follows a flood is parsed after its tail. Anything else, or xterm still busy: false, parse it all.
    */
   private skipPlainFlood(chunk: Uint8Array, known: PlainLines | undefined): boolean {
     const live = this.live;
@@ -233,26 +245,50 @@ export class ScreenModel {
       return false;
     const { term } = live;
     const { cols, rows } = this.termSize;
-    if (chunk[0] === LF) {
-      // The CR of this LF ended the last chunk: xterm takes the LF, then the rest is looked at again.
-      const rest = plainLines(chunk.subarray(1));
-      if (rest === null) return false;
-      return this.handOverHead(chunk, 1, rest);
-    }
+    // The CR of this LF ended the last chunk: xterm takes the LF, then the rest is looked at again.
+    if (chunk[0] === LF) return this.handOverHead(chunk, 1);
     const lines = plainLines(chunk, known);
-    if (lines === null) return false;
-    if (!plainTextState(term, rows)) {
-      // A batch boundary cut a line: xterm finishes it, then the rest starts at a line boundary.
-      if (term.buffer.active.cursorX === 0 || lines.count === 0) return false;
-      return this.handOverHead(chunk, lines.starts[1]!, dropLines(lines, 1));
-    }
     const keep = LIVE_SCROLLBACK_LINES + HISTORY_SLACK_LINES + rows;
     const rowsOf = (i: number) => Math.max(1, Math.ceil((lines.ends[i]! - lines.starts[i]!) / cols));
-    // Complete lines from the end until they fill xterm's whole buffer: everything before them would be gone.
+    // Complete lines from the end of the plain prefix until they fill xterm's whole buffer: everything before
+    // them would be gone.
     let tail = lines.count;
     let tailRows = 0;
     while (tail > 0 && tailRows < keep) tailRows += rowsOf(--tail);
-    if (tailRows < keep || tail === 0) return false;
+    if (tailRows >= keep && tail > 0 && plainModes(term, rows)) {
+      if (!atPlainBottom(term, rows)) {
+        // A hand-over boundary cut a line, or the cursor is above the bottom row (after a clear): xterm prints
+        // lines until a fresh bottom row has scrolled in (rows − cursorY line ends), then the rest is looked at
+        // again.
+        const k = Math.min(lines.count, rows - term.buffer.active.cursorY);
+        return this.handOverHead(chunk, lines.starts[k]!, dropLines(lines, k));
+      }
+      this.skipRows(chunk, lines, tail);
+      const skipped = lines.starts[tail]!;
+      // What follows the flood: xterm parses it up to the next flood, which is looked at again.
+      const next = lines.plainToEnd
+        ? -1
+        : nextPlainRun(chunk, lines.starts[lines.count]!, PLAIN_SKIP_MIN_BYTES);
+      if (next > skipped) {
+        this.queue.unshift(chunk.subarray(next));
+        this.writeSplit(chunk.subarray(skipped, next));
+      } else {
+        this.writeSplit(chunk.subarray(skipped));
+      }
+      return true;
+    }
+    // Nothing to skip where the chunk starts: if a flood starts further on, xterm parses up to it.
+    const from = lines.plainToEnd ? chunk.byteLength : lines.starts[lines.count]!;
+    const next = nextPlainRun(chunk, from, PLAIN_SKIP_MIN_BYTES);
+    return next > 0 && this.handOverHead(chunk, next);
+  }
+
+  /**
+   * Lines [0, tail) of a plain flood go to history as rows (what xterm would have scrolled off), and the offsets
+   * move past them as if xterm had parsed them.
+   */
+  private skipRows(chunk: Uint8Array, lines: PlainLines, tail: number): void {
+    const { cols } = this.termSize;
     // Rows already in xterm above the cursor leave it while the tail scrolls in: history takes them first.
     this.harvest(true);
     // One Buffer view for every row's text (a view per row was a third of this loop's cost).
@@ -269,19 +305,17 @@ export class ScreenModel {
     this.handed += skipped;
     this.parsed += skipped;
     this.skipped += skipped;
-    this.writeSplit(chunk.subarray(skipped));
-    return true;
   }
 
   /**
-   * xterm parses `chunk[0, at)`; the rest (whose lines are `rest`) goes back to the front of the queue, to be
-   * looked at once it has.
+   * xterm parses `chunk[0, at)`; the rest (whose lines are `rest`, when known) goes back to the front of the
+   * queue, to be looked at once it has.
    */
-  private handOverHead(chunk: Uint8Array, at: number, rest: PlainLines): boolean {
-    if (chunk.byteLength - at < PLAIN_SKIP_MIN_BYTES) return false;
+  private handOverHead(chunk: Uint8Array, at: number, rest?: PlainLines): boolean {
+    if (at <= 0 || chunk.byteLength - at < PLAIN_SKIP_MIN_BYTES) return false;
     const tail = chunk.subarray(at);
     this.queue.unshift(tail);
-    this.scanned = { chunk: tail, lines: rest };
+    this.scanned = rest === undefined ? null : { chunk: tail, lines: rest };
     this.writeSplit(chunk.subarray(0, at));
     return true;
   }
@@ -385,7 +419,25 @@ export class ScreenModel {
     });
     applySessionWidths(term);
     const kitty = emptyKittyState();
-    return { term, kitty, hooks: trackKittyKeyboard(term, kitty) };
+    const kittyHooks = trackKittyKeyboard(term, kitty);
+    // Sequences that erase scrolled-off lines (ED 3, `clear`'s last step; RIS): history takes what is due first,
+    // at that exact point of the stream — not at the end of the write, when a hand-over that holds a flood and
+    // then the erase would have lost the flood's last lines (false: xterm then handles the sequence).
+    const harvestFirst = () => {
+      if (this.live?.term === term) this.harvest();
+      return false;
+    };
+    const eraseHooks = [
+      term.parser.registerCsiHandler({ final: 'J' }, (params) => (params[0] === 3 ? harvestFirst() : false)),
+      term.parser.registerEscHandler({ final: 'c' }, harvestFirst),
+    ];
+    const hooks = {
+      dispose: () => {
+        kittyHooks.dispose();
+        for (const h of eraseHooks) h.dispose();
+      },
+    };
+    return { term, kitty, hooks };
   }
 
   /** The live terminal, replaying the parked string first if the model was hibernated. */
@@ -426,10 +478,10 @@ export class ScreenModel {
   private harvest(aboveCursor = false): void {
     if (this.live === null) return;
     const { term } = this.live;
+    // The normal buffer's lines, whichever buffer is active: output that scrolled it and then switched to the
+    // alternate screen within one write (a flood, then a full-screen program: one hand-over, lazy-screen.ts)
+    // must still reach history while that program runs.
     const buf = term.buffer.normal;
-    // Markers can only be placed while the normal buffer is active; the normal buffer does not scroll while
-    // the alternate one is shown, so nothing is missed by waiting.
-    if (term.buffer.active !== buf) return;
     let from = 0;
     if (this.frontier !== undefined) {
       if (this.frontier.isDisposed) {
@@ -447,6 +499,6 @@ export class ScreenModel {
       this.history.push(line === undefined ? '' : lineText(line));
     }
     this.frontier?.dispose();
-    this.frontier = term.registerMarker(until - (buf.baseY + buf.cursorY));
+    this.frontier = normalBufferMarker(term, until);
   }
 }

@@ -94,7 +94,11 @@ function handle(m: ToScreenWorker): void {
     case 'history':
       answer(
         m.req,
-        async () => model(m.id).history.read(m.before, m.count),
+        // After every byte handed over before the request: its lines are history by then.
+        () => {
+          const target = model(m.id);
+          return target.whenParsed(() => target.history.read(m.before, m.count));
+        },
         (page) => ({ op: 'history', req: m.req, page }),
       );
       return;

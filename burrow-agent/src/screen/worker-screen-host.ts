@@ -1,8 +1,9 @@
 /**
  * The screen model on the screen worker thread (screen-worker.ts), shared by every session of the process: the
- * daemon's thread only copies PTY reads into WORKER_BATCH_BYTES batches and posts them (the buffer is
- * transferred, not cloned), so the PTY is read as fast as the program writes while xterm parses on the other
- * core. The worker is started on first use and never keeps the process alive (unref).
+ * daemon's thread posts each hand-over (lazy-screen.ts: a copy of a stretch of the output log; the buffer is
+ * transferred, not cloned, and comes back for reuse once parsed), so the PTY is read as fast as the program
+ * writes while xterm parses on the other core. The worker is started on first use and never keeps the process
+ * alive (unref).
  *
  * If the worker dies (it should not: the worker catches what one model throws), a new one is started and every
  * model is reopened empty at its current offset: screens and history are lost, the stream offsets stay true.
@@ -13,27 +14,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import {
-  ChunkBatcher,
-  type HistoryPage,
-  recycleBatch,
-  type ScreenHost,
-  type ScreenHostOptions,
-} from './screen-host.js';
+import { type HistoryPage, recycleBuffer, type ScreenHost, type ScreenHostOptions } from './screen-host.js';
 import { checkSize, type ScreenSnapshot } from './screen-model.js';
 import type { FromScreenWorker, ToScreenWorker } from './screen-worker-protocol.js';
 
-/**
- * PTY bytes gathered per message to the worker: large, so that during a flood the worker's plain-text skip
- * (ScreenModel) has many buffers' worth of rows per batch to skip, and messages stay few.
- */
-export const WORKER_BATCH_BYTES = 256 * 1024;
-/**
- * A partly filled batch is posted this long (ms) after its first byte: the model need not be current to the
- * millisecond (a snapshot or resize posts what is pending first), and fewer, larger batches let its plain-text
- * skip work.
- */
-export const WORKER_FLUSH_MS = 10;
 /** Times a daemon restarts a screen worker that died before it gives up (then snapshots fail, output flows). */
 export const MAX_SCREEN_WORKER_RESTARTS = 3;
 /** Requests (snapshot, history, park) waiting for the worker at once, across all sessions. */
@@ -133,7 +117,7 @@ class ScreenWorker {
       if (out > 0) this.#batchesOut.set(m.id, out);
       else this.#batchesOut.delete(m.id);
       this.#holdWhileBusy();
-      recycleBatch(m.buffer);
+      recycleBuffer(m.buffer);
       this.#hosts.get(m.id)?.parsedUpTo(m.offset);
       return;
     }
@@ -218,8 +202,6 @@ export class WorkerScreenHost implements ScreenHost {
   #cols: number;
   #rows: number;
   readonly #onProgress: () => void;
-  readonly #batch = new ChunkBatcher(WORKER_BATCH_BYTES);
-  #timer: NodeJS.Timeout | undefined;
   /** Stream offset just past the last byte posted to the worker. */
   #posted = 0;
   /** Stream offset up to which the worker has parsed. */
@@ -245,7 +227,7 @@ export class WorkerScreenHost implements ScreenHost {
   }
 
   get backlog(): number {
-    return this.#posted - this.#parsed + this.#batch.bytes;
+    return this.#posted - this.#parsed;
   }
 
   get hibernated(): boolean {
@@ -253,25 +235,20 @@ export class WorkerScreenHost implements ScreenHost {
   }
 
   write(chunk: Uint8Array): void {
-    if (this.#disposed) return;
+    if (this.#disposed || chunk.byteLength === 0) return;
     this.#hibernated = false;
-    this.#batch.push(chunk);
-    while (this.#batch.fullBatches > 0) this.#post(this.#batch.takeOne()!);
-    if (this.#batch.bytes > 0 && this.#timer === undefined) {
-      this.#timer = setTimeout(() => this.#flush(), WORKER_FLUSH_MS);
-    }
+    this.#posted += chunk.byteLength;
+    this.#worker.post({ op: 'write', id: this.#id, data: chunk }, [chunk.buffer as ArrayBuffer]);
   }
 
   resize(cols: number, rows: number): void {
     checkSize(cols, rows);
-    this.#flush();
     this.#cols = cols;
     this.#rows = rows;
     this.#worker.post({ op: 'resize', id: this.#id, cols, rows });
   }
 
   snapshot(): Promise<ScreenSnapshot> {
-    this.#flush();
     const id = this.#id;
     return this.#worker.request<ScreenSnapshot>((req) => ({ op: 'snapshot', id, req }));
   }
@@ -282,19 +259,19 @@ export class WorkerScreenHost implements ScreenHost {
   }
 
   async hibernate(): Promise<boolean> {
-    if (this.#hibernated || this.#disposed || this.backlog > 0) return false;
+    if (this.#hibernated || this.#disposed) return false;
     const id = this.#id;
+    const posted = this.#posted;
+    // In order after every write posted so far: the worker parks the model once it parsed them.
     const parked = await this.#worker.request<boolean>((req) => ({ op: 'hibernate', id, req }));
     // Output that arrived meanwhile woke the model again in the worker.
-    this.#hibernated = parked && this.#posted === this.#parsed && this.#batch.bytes === 0;
+    this.#hibernated = parked && this.#posted === posted;
     return parked;
   }
 
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    clearTimeout(this.#timer);
-    this.#batch.takeAll();
     this.#worker.close(this.#id);
   }
 
@@ -308,28 +285,10 @@ export class WorkerScreenHost implements ScreenHost {
   /** The worker died: open a fresh model in the new one, at the offset reached so far. */
   reopen(): void {
     if (this.#disposed) return;
-    this.#flushTimer();
-    const lost = this.#batch.takeAll().reduce((n, b) => n + b.byteLength, 0);
-    this.#posted += lost;
     this.#parsed = this.#posted;
     this.#hibernated = false;
     this.#worker = ScreenWorker.shared();
     this.#id = this.#worker.open(this, this.#cols, this.#rows, this.#posted);
     this.#onProgress();
-  }
-
-  #flushTimer(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
-
-  #flush(): void {
-    this.#flushTimer();
-    for (const b of this.#batch.takeAll()) this.#post(b);
-  }
-
-  #post(batch: Uint8Array): void {
-    this.#posted += batch.byteLength;
-    this.#worker.post({ op: 'write', id: this.#id, data: batch }, [batch.buffer as ArrayBuffer]);
   }
 }

@@ -18,7 +18,7 @@
  *    `_utf8Decoder.interim`.
  * Each read checks its shape: a different xterm build fails loudly (TypeError) instead of serializing garbage.
  */
-import type { Terminal } from '@xterm/headless';
+import type { IMarker, Terminal } from '@xterm/headless';
 
 /** xterm's attribute words (src/common/buffer/Constants.ts). */
 export const CM_MASK = 0x3000000;
@@ -69,6 +69,8 @@ export interface InternalBuffer {
   readonly savedCurAttrData: AttrData;
   readonly savedCharset: Charset | undefined;
   readonly lines: { readonly length: number };
+  /** A marker on absolute line `line` of this buffer (what Terminal.registerMarker does for the active one). */
+  addMarker(line: number): IMarker;
 }
 
 export interface TerminalInternals {
@@ -114,6 +116,19 @@ interface Core {
     readonly _parser: { readonly currentState: number };
     readonly _utf8Decoder: { readonly interim: Uint8Array };
   };
+}
+
+/**
+ * A marker on absolute line `line` of the normal buffer, whichever buffer is active: Terminal.registerMarker
+ * only marks the active one, and the line history (screen-model.ts, harvest) must keep collecting the normal
+ * buffer's lines while a full-screen program shows the alternate one.
+ */
+export function normalBufferMarker(term: Terminal, line: number): IMarker {
+  const normal = core(term).buffers.normal;
+  if (typeof normal.addMarker !== 'function') {
+    throw new TypeError('xterm internals: not the @xterm/headless 6.0.0 this was written against');
+  }
+  return normal.addMarker(line);
 }
 
 /** EscapeSequenceParser's ParserState.GROUND. */

@@ -98,6 +98,29 @@ export class OutputLog {
   }
 
   /**
+   * Copies bytes [from, to) into `into` (at index 0): the screen model's hand-over (lazy-screen.ts). RangeError
+   * if the range is not wholly held or does not fit.
+   */
+  copy(from: number, to: number, into: Uint8Array): void {
+    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from > to)
+      throw new RangeError('copy needs integer bounds from ≤ to');
+    if (from < this.#first || to > this.#end)
+      throw new RangeError(`bytes ${from}..${to} are not all held (${this.#first}..${this.#end})`);
+    if (to - from > into.byteLength) throw new RangeError('copy target too small');
+    const size = this.#o.blockBytes;
+    let index = Math.floor((from - this.#first) / size);
+    let pos = from - this.#first - index * size;
+    let filled = 0;
+    while (filled < to - from) {
+      const n = Math.min(size - pos, to - from - filled);
+      into.set(this.#blocks[index]!.subarray(pos, pos + n), filled);
+      filled += n;
+      index++;
+      pos = 0;
+    }
+  }
+
+  /**
    * Up to `maxBytes` from `offset` on, or null if `offset` is older than the log holds. A view of one block
    * when the range fits in it (blocks are never rewritten), else a copy.
    */

@@ -1,16 +1,18 @@
 /**
  * One PTY and everything that watches it. Every output chunk goes through one pipeline, in stream order
- * (DESIGN §6): PTY read → output log → taps (parser → attention engine) → screen model (handed over, parsed
- * elsewhere: it never holds the read up) → viewers, in events gathered up to each viewer's message size and
- * sent within OUTPUT_FLUSH_MS.
+ * (DESIGN §6): PTY read → output log → taps (parser → attention engine) → viewers, in events gathered up to
+ * each viewer's message size and sent within OUTPUT_FLUSH_MS. The screen model is a cache of the log
+ * (lazy-screen.ts): it is handed the log's bytes at checkpoints — every CHECKPOINT_BYTES, after a pause, or when
+ * someone needs the screen — and parses elsewhere, so a read never waits for it.
  *
  * The PTY is paused (the program blocks on its next write, as on any terminal) while the screen model is more
  * than MAX_MODEL_BACKLOG_BYTES behind, while a local `burrow attach` is slower than the program (local viewers
  * are lossless), and for at most REMOTE_HOLD_MS while a phone drains a full window (viewer.ts).
  */
 import { performance } from 'node:perf_hooks';
+import { CHECKPOINT_BYTES, LazyScreen } from '../screen/lazy-screen.js';
 import { MAX_HISTORY_PAGE } from '../screen/line-history.js';
-import type { HistoryPage, ScreenHost, ScreenHostFactory } from '../screen/screen-host.js';
+import type { HistoryPage, ScreenHostFactory } from '../screen/screen-host.js';
 import { checkSize, type ScreenSnapshot } from '../screen/screen-model.js';
 import { WorkerScreenHost } from '../screen/worker-screen-host.js';
 import {
@@ -54,10 +56,14 @@ export const OUTPUT_MAX_RETAINED_BYTES = 8 * 1024 * 1024;
 /** Allocation unit of the output log (the log holds at most two blocks beyond what it must keep). */
 export const OUTPUT_BLOCK_BYTES = 32 * 1024;
 /**
- * Unparsed bytes the screen model may lag behind before the PTY is paused (local backpressure, never a
+ * Bytes handed to the screen model and not parsed yet before the PTY is paused (local backpressure, never a
  * viewer's). Below OUTPUT_MAX_RETAINED_BYTES, so the bytes after a snapshot's offset are always still held.
  */
 export const MAX_MODEL_BACKLOG_BYTES = 4 * 1024 * 1024;
+// The log holds every byte the model has not been handed (its floor), up to OUTPUT_MAX_RETAINED_BYTES whatever
+// floors say: a checkpoint (plus one read past it) must always fit.
+if (CHECKPOINT_BYTES + 64 * 1024 > OUTPUT_MAX_RETAINED_BYTES)
+  throw new RangeError('CHECKPOINT_BYTES must stay below OUTPUT_MAX_RETAINED_BYTES');
 /** Longest single input write accepted from a viewer. */
 export const MAX_INPUT_BYTES = 64 * 1024;
 /** A session nobody watches that has been quiet this long parks its screen model (see ScreenModel.hibernate). */
@@ -158,7 +164,7 @@ export class Session {
   readonly createdAt: number;
   private readonly pty: PtyProcess;
   private readonly log: OutputLog;
-  private readonly screen: ScreenHost;
+  private readonly screen: LazyScreen;
   private readonly viewers = new Map<string, ViewerEntry>();
   private exit: { code: number | null; signal: number | null } | null = null;
   private lastOutputAt: number | null = null;
@@ -198,11 +204,12 @@ export class Session {
       now: opts.now,
       resumeWindowMs: opts.resumeWindowMs ?? RESUME_WINDOW_MS,
     });
-    this.screen = (opts.screen ?? ((o) => new WorkerScreenHost(o)))({
+    const host = (opts.screen ?? ((o) => new WorkerScreenHost(o)))({
       cols: opts.cols,
       rows: opts.rows,
       onProgress: () => this.modelProgress(),
     });
+    this.screen = new LazyScreen(this.log, host);
     // The daemon's environment minus its own and its launcher's variables (session-env.ts, issue 24.3).
     const env = Object.assign(sessionEnvironment(opts.env), opts.extraEnv);
     env.TERM = 'xterm-256color';
@@ -549,7 +556,7 @@ export class Session {
     this.log.append(chunk);
     this.lastOutputAt = this.opts.now();
     for (const tap of this.opts.taps) this.guard(() => tap.output(this.id, chunk, offset));
-    this.screen.write(chunk);
+    this.screen.advance();
     if (this.screen.backlog > MAX_MODEL_BACKLOG_BYTES) this.hold('model');
     this.scheduleFlush();
   }
@@ -697,9 +704,12 @@ export class Session {
     }
   }
 
-  /** The oldest offset some viewer still needs kept; a remote viewer stuck past REMOTE_STALL_MS gives up its claim. */
+  /**
+   * The oldest offset someone still needs kept: the screen model's next checkpoint starts there, and every
+   * viewer's next byte; a remote viewer stuck past REMOTE_STALL_MS gives up its claim.
+   */
   private retainFloor(): number {
-    let floor = Number.POSITIVE_INFINITY;
+    let floor = this.screen.floor;
     const now = this.opts.now();
     for (const v of this.viewers.values()) {
       if (v.state === 'waiting' && now - v.since >= REMOTE_STALL_MS) v.state = 'behind';
