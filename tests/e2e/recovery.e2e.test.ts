@@ -3,7 +3,9 @@
  * program with Claude Code 2.1.197's store layout; the real CLIs: tests/agents/agents-recovery.test.ts) is
  * listed, after the daemon restarts, as "Claude Code conversation can be resumed" with a Resume button; a
  * Resume whose conversation is gone shows the Burrow's reason and leaves the row as it was; once it is back,
- * Resume opens the running session, whose first line says which conversation it resumed.
+ * Resume opens the running session, whose first line says which conversation it resumed — in the terminal (the
+ * daemon's banner, kept in the scrollback) and above it, as the view's own line (R-DIR-9), which every agent
+ * keeps (most clear their screen as they start).
  */
 
 import { renameSync } from 'node:fs';
@@ -113,6 +115,24 @@ describe('Resume on the phone', () => {
     await waitForTerminal(phone, loose(`burrow: resuming Claude Code conversation ${ID}`));
     await waitForTerminal(phone, loose(`claude --resume ${ID}`));
     expect(await phone.getByRole('heading', { name: 'agent' }).count()).toBe(1);
+    // The view's first line says it too, above the terminal, in words a screen reader reads whole (R-DIR-9):
+    // the agent's own screen may not (most agents clear it as they start).
+    const resumedLine = phone.getByRole('note', {
+      name: new RegExp(`^Resumed Claude Code conversation ${ID}, started \\d`),
+    });
+    await resumedLine.waitFor({ timeout: 20_000 });
+    expect(await resumedLine.textContent()).toMatch(
+      new RegExp(`^Resumed Claude Code conversation ${ID} — started \\d`),
+    );
+    const lineBox = await resumedLine.boundingBox();
+    const termBox = await phone.locator('.term-host').boundingBox();
+    expect(lineBox, 'the resumed line is shown').not.toBeNull();
+    expect(lineBox!.height).toBeGreaterThan(0);
+    expect(lineBox!.y + lineBox!.height).toBeLessThanOrEqual(termBox!.y + 1);
+    // One line, within the screen's width, whatever the id's length.
+    const viewport = await phone.locator('main.terminal-screen').boundingBox();
+    expect(lineBox!.x + lineBox!.width).toBeLessThanOrEqual(viewport!.x + viewport!.width + 1);
+    expect(lineBox!.height).toBeLessThan(40);
     await phone.screenshot('recovery-resumed');
   });
 });
