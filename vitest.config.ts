@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './tests/longest-first-sequencer.js';
 
 // One `vitest run` at the root runs every package's project; coverage is reported (and enforced) for the
 // shared packages every other part builds on.
@@ -7,6 +8,8 @@ export default defineConfig({
     // Two workers on this two-core machine, for every project: integration files spend most of their wall
     // time waiting (wrangler starting, liveness windows, settle timers), so two at a time nearly halves it.
     maxWorkers: 2,
+    // The long files start first, across projects (tests/longest-first-sequencer.ts says why).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       'crypto',
       'protocol',

@@ -122,7 +122,7 @@ async function settled(): Promise<void> {
 
 async function reference(bytes: Buffer): Promise<ScreenCapture> {
   const pane = tmux.feed(bytes);
-  const fed = Date.now();
+  await until(() => tmux.fed(pane), 'the reference pane to be fed');
   let last = '';
   let since = Date.now();
   await until(() => {
@@ -131,10 +131,7 @@ async function reference(bytes: Buffer): Promise<ScreenCapture> {
       last = now;
       since = Date.now();
     }
-    // A pane still blank may not have been fed yet (the pane starts, sleeps 0.2 s, then cats: a loaded machine
-    // took longer than the 300 ms, and a blank reference was compared); a screen that is blank on purpose is
-    // taken after 2 s.
-    return Date.now() - since >= 300 && (last.trim() !== '' || Date.now() - fed >= 2_000);
+    return Date.now() - since >= 300;
   }, 'the reference pane');
   const c = tmux.capture(pane);
   tmux.kill(pane);
@@ -163,7 +160,8 @@ function record(sessionId: string, from: number, into: Buffer[]): { att: Attachm
   return { att };
 }
 
-async function quiet(bytes: Buffer[]): Promise<void> {
+/** Waits until the program wrote past `after` bytes and then went quiet: it has drawn. */
+async function quiet(bytes: Buffer[], after = 0): Promise<void> {
   let n = -1;
   let since = Date.now();
   await until(
@@ -173,17 +171,24 @@ async function quiet(bytes: Buffer[]): Promise<void> {
         n = len;
         since = Date.now();
       }
-      return len > 0 && Date.now() - since >= QUIET_MS;
+      return len > after && Date.now() - since >= QUIET_MS;
     },
     'the program to draw',
     30_000,
   );
 }
 
+/** Types `keys` into the session and waits for the program's answer to be drawn. */
+async function type(att: Attachment, bytes: Buffer[], keys: string): Promise<void> {
+  const before = bytes.reduce((s, b) => s + b.byteLength, 0);
+  att.input(Buffer.from(keys));
+  await quiet(bytes, before);
+}
+
+/** Opens a session on the phone; its screen is read once settled(). */
 async function openSession(name: string): Promise<void> {
   await phone.getByRole('button', { name: new RegExp(`^Open ${name}`) }).tap();
   await waitForPaintedTerminal(phone);
-  await settled();
 }
 
 async function backToList(): Promise<void> {
@@ -213,6 +218,7 @@ beforeAll(async () => {
   // The phone's terminal size: open a probe session once.
   burrow.registry.create({ name: 'probe', cwd: work, command: ['sleep', '600'] });
   await openSession('probe');
+  await settled();
   const probe = (await phone.evaluate(readTerminal)) as ReturnType<typeof readTerminal>;
   size = { cols: probe.cols, rows: probe.rowCount };
   await backToList();
@@ -230,18 +236,46 @@ afterAll(() =>
   ),
 );
 
+/** A case's session, started before its turn (its program draws while earlier cases run). */
+interface Started {
+  readonly id: string;
+  readonly bytes: Buffer[];
+  readonly rec: { att: Attachment };
+  readonly ready: Promise<void>;
+}
+
+const started = new Map<string, Started>();
+
+/**
+ * Starts every case's program up front, each with its recorder attached (a watched session never parks, so
+ * each is still unparked when its turn comes, as it would be started alone): the programs' start-up and
+ * drawing overlap the phone's work on earlier cases instead of adding to it.
+ */
+function startAll(): void {
+  for (const c of SCREEN_CASES) {
+    const s = burrow.registry.create({ name: c.name, cwd: work, command: c.command(work), ...size });
+    const bytes: Buffer[] = [];
+    const rec = record(s.id, 0, bytes);
+    const ready = quiet(bytes).then(() => {
+      if (c.freeze) process.kill(s.info().pid, 'SIGSTOP');
+    });
+    ready.catch(() => {}); // awaited by the case, which reports it
+    started.set(c.name, { id: s.id, bytes, rec, ready });
+  }
+}
+
 describe('screen conformance: Pocket vs tmux', () => {
+  beforeAll(startAll);
   for (const c of SCREEN_CASES) {
     it(`${c.name}: ${c.about}`, { timeout: 120_000 }, async () => {
-      const s = burrow.registry.create({ name: c.name, cwd: work, command: c.command(work), ...size });
-      const bytes: Buffer[] = [];
-      let r = record(s.id, 0, bytes);
-      await quiet(bytes);
-      if (c.freeze) process.kill(s.info().pid, 'SIGSTOP');
+      const { id, bytes, ready } = started.get(c.name)!;
+      let r = started.get(c.name)!.rec;
+      const s = burrow.registry.get(id);
+      await ready;
       const diffs: Record<string, unknown> = {};
       const check = async (path: string) => {
-        await settled();
-        const ref = await reference(Buffer.concat(bytes));
+        // The reference is drawn while the phone settles.
+        const [ref] = await Promise.all([reference(Buffer.concat(bytes)), settled()]);
         const got = await phoneScreen();
         const cells = diffCells(ref.rows, got.rows, { lineEndBackground: false });
         const modes = diffModes(ref.modes, got.modes);
@@ -250,8 +284,7 @@ describe('screen conformance: Pocket vs tmux', () => {
       await openSession(c.name);
       await check('snapshot');
       if (c.keys !== undefined) {
-        r.att.input(Buffer.from(c.keys));
-        await quiet(bytes);
+        await type(r.att, bytes, c.keys);
         await check('snapshot + live');
       }
       await backToList();
@@ -267,8 +300,7 @@ describe('screen conformance: Pocket vs tmux', () => {
       );
       await check('park');
       if (c.keys !== undefined) {
-        r.att.input(Buffer.from(c.keys));
-        await quiet(bytes);
+        await type(r.att, bytes, c.keys);
         await check('park + live');
       }
       r.att.detach();

@@ -8,7 +8,7 @@
  * every later entry of the row, and shows up as differing cells.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -222,6 +222,8 @@ export class TmuxServer {
   readonly socket: string;
   readonly dir: string;
   #n = 0;
+  /** feed() panes: the file their shell writes once every byte went in. */
+  readonly #fed = new Map<string, string>();
 
   constructor(
     readonly cols: number,
@@ -286,8 +288,25 @@ export class TmuxServer {
   feed(bytes: Uint8Array): string {
     const file = join(this.dir, `bytes-${this.#n + 1}`);
     writeFileSync(file, bytes);
-    // The short sleep lets pane() clear the title before the bytes can set one.
-    return this.pane(`stty raw -echo -opost; sleep 0.2; cat ${file}; exec sleep 100000`);
+    // The pane waits for `go` (written once pane() has cleared the title, so the bytes can set their own) and
+    // marks `done` once cat has handed every byte to the pane's tty: fed() is a fact, not a guess (a fixed
+    // sleep here lost the race on a loaded machine and a blank pane was taken for the reference).
+    const name = this.pane(
+      `stty raw -echo -opost; while [ ! -e ${file}.go ]; do sleep 0.01; done; cat ${file}; : > ${file}.done; exec sleep 100000`,
+    );
+    writeFileSync(`${file}.go`, '');
+    this.#fed.set(name, `${file}.done`);
+    return name;
+  }
+
+  /**
+   * Whether a feed() pane's bytes all went into its tty. tmux may still be reading the last of them (at most
+   * the tty's buffer): wait for the pane to be stable after this.
+   */
+  fed(target: string): boolean {
+    const done = this.#fed.get(target);
+    if (done === undefined) throw new Error(`${target} is not a feed() pane`);
+    return existsSync(done);
   }
 
   capture(target: string): ScreenCapture {

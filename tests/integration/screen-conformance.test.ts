@@ -21,7 +21,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { connectDaemon } from '../../burrow-agent/src/cli/daemon-connection.js';
 import type { ControlClient } from '../../burrow-agent/src/control/control-client.js';
 import { REPO_ROOT } from '../../relay-worker/test/harness.js';
@@ -72,8 +72,12 @@ class Recorder {
     this.#client = client;
   }
 
-  input(keys: string): void {
+  /** Types `keys` and waits until the program has drawn its answer (new output, then quiet). */
+  async type(keys: string): Promise<void> {
+    const before = this.length;
     this.#client!.input(Buffer.from(keys));
+    await until(() => this.length > before, 'the program to answer the keys', 30_000);
+    await this.quiet();
   }
 
   detach(): void {
@@ -126,7 +130,7 @@ function compare(reference: ScreenCapture, viewer: ScreenCapture): PathResult {
 
 async function referenceOf(bytes: Buffer): Promise<ScreenCapture> {
   const pane = tmux.feed(bytes);
-  await until(() => tmux.text(pane).length > 0 || bytes.length === 0, 'the reference pane');
+  await until(() => tmux.fed(pane), 'the reference pane to be fed');
   await stable(pane);
   const capture = tmux.capture(pane);
   tmux.kill(pane);
@@ -158,7 +162,8 @@ async function painted(target: string): Promise<void> {
     throw new Error(`${e.message}; the pane shows:\n${tmux.text(target)}`);
   });
   await stable(target);
-  expect(tmux.text(target)).not.toContain('burrow attach:');
+  const text = tmux.text(target);
+  if (text.includes('burrow attach:')) throw new Error(`burrow attach failed in ${target}:\n${text}`);
 }
 
 function attachPane(session: string): string {
@@ -193,8 +198,7 @@ async function runCase(c: ScreenCase): Promise<Record<string, PathResult>> {
   await painted(a);
   out.snapshot = compare(await referenceOf(rec.all()), tmux.capture(a));
   if (c.keys !== undefined) {
-    rec.input(c.keys);
-    await rec.quiet();
+    await rec.type(c.keys);
     await stable(a);
     out['snapshot + live'] = compare(await referenceOf(rec.all()), tmux.capture(a));
   }
@@ -211,8 +215,7 @@ async function runCase(c: ScreenCase): Promise<Record<string, PathResult>> {
   await stable(b);
   out.park = compare(await referenceOf(rec.all()), tmux.capture(b));
   if (c.keys !== undefined) {
-    rec.input(c.keys);
-    await rec.quiet();
+    await rec.type(c.keys);
     await stable(b);
     out['park + live'] = compare(await referenceOf(rec.all()), tmux.capture(b));
   }
@@ -249,9 +252,11 @@ afterAll(async () => {
     console.log(`screen conformance (text / attribute cells differing, modes):\n${lines.join('\n')}`);
 });
 
-describe('screen conformance: burrow attach vs tmux', { timeout: 180_000 }, () => {
+// The cases share nothing but the daemon and the tmux server (each its own session and panes), and most of a
+// case is waiting for quiet: they run side by side (vitest's maxConcurrency, 5), 135 s one at a time.
+describe.concurrent('screen conformance: burrow attach vs tmux', { timeout: 180_000 }, () => {
   for (const c of SCREEN_CASES) {
-    it(`${c.name}: ${c.about}`, async () => {
+    it(`${c.name}: ${c.about}`, async ({ expect }) => {
       const r = await runCase(c);
       results.set(c.name, r);
       for (const [path, d] of Object.entries(r)) {
