@@ -118,21 +118,28 @@ describe('Resume on the phone', () => {
     // The view's first line says it too, above the terminal, in words a screen reader reads whole (R-DIR-9):
     // the agent's own screen may not (most agents clear it as they start).
     const resumedLine = phone.getByRole('note', {
-      name: new RegExp(`^Resumed Claude Code conversation ${ID}, started \\d`),
+      name: new RegExp(`^Resumed Claude Code conversation ${ID} at \\d`),
     });
     await resumedLine.waitFor({ timeout: 20_000 });
     expect(await resumedLine.textContent()).toMatch(
-      new RegExp(`^Resumed Claude Code conversation ${ID} — started \\d`),
+      new RegExp(`^Resumed Claude Code conversation ${ID} at \\d`),
     );
     const lineBox = await resumedLine.boundingBox();
     const termBox = await phone.locator('.term-host').boundingBox();
     expect(lineBox, 'the resumed line is shown').not.toBeNull();
-    expect(lineBox!.height).toBeGreaterThan(0);
     expect(lineBox!.y + lineBox!.height).toBeLessThanOrEqual(termBox!.y + 1);
-    // One line, within the screen's width, whatever the id's length.
-    const viewport = await phone.locator('main.terminal-screen').boundingBox();
-    expect(lineBox!.x + lineBox!.width).toBeLessThanOrEqual(viewport!.x + viewport!.width + 1);
+    // One line within the phone's width: the words and the start of the id are there, the time whole.
+    const screenBox = (await phone.locator('main.terminal-screen').boundingBox())!;
+    expect(lineBox!.x + lineBox!.width).toBeLessThanOrEqual(screenBox.x + screenBox.width + 1);
     expect(lineBox!.height).toBeLessThan(40);
+    for (const part of ['.term-resumed-what', '.term-resumed-id', '.term-resumed-when']) {
+      const box = await resumedLine.locator(part).boundingBox();
+      expect(box, `${part} is shown`).not.toBeNull();
+      expect(box!.width, part).toBeGreaterThan(20);
+      expect(box!.x + box!.width, `${part} ends within the line`).toBeLessThanOrEqual(
+        lineBox!.x + lineBox!.width + 1,
+      );
+    }
     await phone.screenshot('recovery-resumed');
   });
 });

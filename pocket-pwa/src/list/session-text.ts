@@ -67,7 +67,7 @@ export interface ResumedWords {
   readonly agent: string;
   /** The agent's own id for the conversation, whole. */
   readonly conversation: string;
-  /** When this session started on it: "14:02". */
+  /** When this session started on it: "14:02" (today), "3 Dec 14:02". */
   readonly started: string;
   /** The whole line in words, for its accessible name. */
   readonly label: string;
@@ -82,7 +82,7 @@ export function resumedWords(entry: SessionEntry, nowMs: number): ResumedWords |
     agent,
     conversation: r.conversation,
     started,
-    label: `Resumed ${agent} conversation ${r.conversation}, started ${started}`,
+    label: `Resumed ${agent} conversation ${r.conversation} at ${started}`,
   };
 }
 

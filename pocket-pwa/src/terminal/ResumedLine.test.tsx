@@ -41,9 +41,9 @@ describe('the resumed line above the terminal', () => {
     render(<ResumedLine entry={entry({ resumed: { agent: 'claude', conversation: ID } })} nowMs={NOW} />);
     const started = clockText(STARTED, NOW);
     const line = screen.getByRole('note', {
-      name: `Resumed Claude Code conversation ${ID}, started ${started}`,
+      name: `Resumed Claude Code conversation ${ID} at ${started}`,
     });
-    expect(line.textContent).toBe(`Resumed Claude Code conversation ${ID} — started ${started}`);
+    expect(line.textContent).toBe(`Resumed Claude Code conversation ${ID} at ${started}`);
     // The id is shortened on screen by style only: the whole of it is there to read, copy and hover.
     expect(screen.getByTitle(ID).textContent).toBe(ID);
   });
