@@ -51,12 +51,12 @@ export function agentName(agent: string): string {
 }
 
 /**
- * When something happened, as a person reads it on the phone: "14:02" today, "3 Dec 14:02" on another day
- * (the phone's own locale and time zone).
+ * When something happened, as a person reads it on the phone: "14:02" (or "2:02 PM") today, "3 Dec 14:02" on
+ * another day (the phone's own locale and time zone).
  */
 export function clockText(thenMs: number, nowMs: number): string {
   const then = new Date(thenMs);
-  const time = then.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = then.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
   if (then.toDateString() === new Date(nowMs).toDateString()) return time;
   return `${then.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${time}`;
 }
