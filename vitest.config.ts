@@ -5,9 +5,12 @@ import LongestFirstSequencer from './tests/longest-first-sequencer.js';
 // shared packages every other part builds on.
 export default defineConfig({
   test: {
-    // Two workers on this two-core machine, for every project: integration files spend most of their wall
-    // time waiting (wrangler starting, liveness windows, settle timers), so two at a time nearly halves it.
-    maxWorkers: 2,
+    // Three groups, one after the other (sequence.groupOrder). The suite is CPU-bound on this two-core machine
+    // (19% idle over a full run), except while the real agent CLIs wait: agents-ring types into idle agents for
+    // its 3 minutes, which left half the CPU idle beside it. So the first group — the agents, the unit projects
+    // and e2e-chromium — runs on three workers (this default); the second — integration, e2e-firefox,
+    // e2e-webkit — on two (set in those projects); the last, the solo files, alone.
+    maxWorkers: 3,
     // The long files start first, across projects (tests/longest-first-sequencer.ts says why).
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
@@ -18,10 +21,15 @@ export default defineConfig({
       'pocket-pwa',
       'tests/vitest.config.ts',
       // The browser e2e bodies, once per engine phones use (tests/e2e/phone/phone.ts reads `e2eEngine`).
+      'tests/vitest.agents.config.ts',
       ...(['chromium', 'firefox', 'webkit'] as const).map((engine) => ({
         extends: './tests/vitest.e2e.config.ts',
         root: './tests',
-        test: { name: `e2e-${engine}`, provide: { e2eEngine: engine } },
+        test: {
+          name: `e2e-${engine}`,
+          provide: { e2eEngine: engine },
+          ...(engine === 'chromium' ? {} : { maxWorkers: 2, sequence: { groupOrder: 1 } }),
+        },
       })),
       'tests/vitest.solo.config.ts',
     ],

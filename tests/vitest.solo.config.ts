@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { SOLO_FILES, shared, sharedTest } from './vitest.shared.js';
 
 // The load test asserts the echo bound (p99 < 50 ms), so it runs after every other project has
-// finished (groupOrder 1), alone on the machine.
+// finished (the last group), alone on the machine.
 export default defineConfig({
   ...shared,
   test: {
@@ -10,6 +10,6 @@ export default defineConfig({
     name: 'integration-solo',
     include: SOLO_FILES,
     fileParallelism: false,
-    sequence: { groupOrder: 1 },
+    sequence: { groupOrder: 2 },
   },
 });

@@ -1,19 +1,8 @@
 /** What several e2e bodies read off Pocket's screens, in any engine. */
 import type { Phone } from './phone/phone.js';
 
-/** Polls `cond` every 25 ms until it holds; `what` may be a function, to say what it saw last. */
-export async function until(
-  cond: () => boolean | Promise<boolean>,
-  what: string | (() => string),
-  ms = 20_000,
-): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end)
-      throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Polls `cond` until it holds (tests/helpers/until.ts); `what` may be a function, to say what it saw last. */
+export { until } from '../helpers/until.js';
 
 /** The terminal's rendered rows (xterm's DOM renderer) as text. */
 export async function terminalText(phone: Phone): Promise<string> {

@@ -16,6 +16,7 @@ import {
 import { testHome } from '../../burrow-agent/test/test-home.js';
 import { REPO_ROOT } from '../../relay-worker/test/harness.js';
 import { nodeSocketFactory } from './node-socket.js';
+import { until } from './until.js';
 
 const AGENT = join(REPO_ROOT, 'burrow-agent');
 /** The `burrow` CLI entry point the daemon and every CLI call run. */
@@ -32,13 +33,7 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { until };
 
 /** A paired phone: its record and the storage Pocket's core keeps it in. */
 export interface PairedPhone {

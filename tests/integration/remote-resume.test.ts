@@ -17,6 +17,7 @@ import { recordingSocketFactory } from '../helpers/node-socket.js';
 import { phoneConnection } from '../helpers/phone-connection.js';
 import { type RecordingProxy, startRecordingProxy } from '../helpers/recording-proxy.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
+import { until as untilWithin } from '../helpers/until.js';
 
 const TYPED_MARKER = 'TYPEDmarkerQ7Z';
 const PRINTED_MARKER = 'PRINTEDmarkerK4W';
@@ -27,13 +28,7 @@ let relay: RelayHandle;
 let proxy: RecordingProxy;
 let burrow: Awaited<ReturnType<typeof startRemoteBurrow>>;
 
-const until = async (cond: () => boolean, what: string, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+const until = (cond: () => boolean, what: string, ms = 30_000) => untilWithin(cond, what, ms);
 
 async function pairPhone(label: string, storage: MemoryPairingStorage): Promise<PairingRecord> {
   return pairWithOffer({

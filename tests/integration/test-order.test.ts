@@ -12,6 +12,7 @@ const PROJECTS = [
   'burrow-agent',
   'relay-worker',
   'integration',
+  'agents',
   'integration-solo',
   'e2e-chromium',
   'e2e-firefox',
@@ -21,7 +22,8 @@ const PROJECTS = [
 it('every file the sequencer orders exists, under a project that runs it', () => {
   const wrong = Object.keys(EXPECTED_SECONDS).filter((key) => {
     const [project, path] = key.split(':') as [string, string];
-    const underTests = project.startsWith('integration') || project.startsWith('e2e');
+    const underTests =
+      ['integration', 'integration-solo', 'agents'].includes(project) || project.startsWith('e2e');
     return (
       !PROJECTS.includes(project) ||
       !existsSync(join(REPO_ROOT, path)) ||
