@@ -96,12 +96,13 @@ describe('burrow attach in a real terminal', () => {
       out += d;
     });
     const exited = new Promise<number>((r) => term.onExit(({ exitCode }) => r(exitCode)));
-    // The option wins over the environment, and the hint names it.
+    // The option wins over the environment, and the hint names it (and the session by its name, from the
+    // attach answer, though it was attached by id).
     await until(
       'the hint',
       () =>
         out.includes(
-          `[burrow: attached to ${id}; detach with Ctrl-A d, fit it to this terminal with Ctrl-A f]`,
+          `[burrow: attached to keyed; detach with Ctrl-A d, fit it to this terminal with Ctrl-A f]`,
         ),
       15_000,
     );

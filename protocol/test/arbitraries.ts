@@ -116,18 +116,22 @@ export const sessionEntry: fc.Arbitrary<SessionEntry> = fc
     notification: fc.option(notification),
     awaited: fc.boolean(),
     exited: fc.boolean(),
-    resumable: fc.option(
+    // R-DIR-9: a session is either resumable (exited, R-DIR-8) or resumed, or neither.
+    recovery: fc.option(
       fc.record({
+        how: fc.constantFrom('resumable', 'resumed'),
         agent: displayText(MAX_AGENT_NAME_CHARS, 1),
         conversation: displayText(MAX_CONVERSATION_ID_CHARS, 1),
       }),
     ),
   })
-  .map(({ idleMs, ring, exitCode, exited, status, resumable, ...e }) => ({
+  .map(({ idleMs, ring, exitCode, exited, status, recovery, ...e }) => ({
     ...e,
-    exited: exited || exitCode !== null || resumable !== null,
+    exited: exited || exitCode !== null || recovery?.how === 'resumable',
     // R-DIR-8: only an exited session is resumable; absent as often as present.
-    ...(resumable !== null ? { resumable } : {}),
+    ...(recovery !== null
+      ? { [recovery.how]: { agent: recovery.agent, conversation: recovery.conversation } }
+      : {}),
     exitCode,
     lastActivityAt: e.createdAt + idleMs,
     status: ring ? 'ALERT_RINGING' : status,

@@ -8,9 +8,11 @@ import {
   decodePairClientMessage,
   encodeBurrowMessage,
   encodeClientMessage,
+  MAX_AGENT_NAME_CHARS,
   MAX_ARGV_ENTRIES,
   MAX_COMMAND_CHARS,
   MAX_CONTROL_JSON_BYTES,
+  MAX_CONVERSATION_ID_CHARS,
   MAX_CWD_CHARS,
   MAX_LABEL_CHARS,
   MAX_NOTIFICATION_BODY_CHARS,
@@ -305,6 +307,25 @@ describe('R-DIR-*: directory entries are consistent', () => {
     expect(() => upsert({ ...ended, resumable: { ...resumable, conversation: 'x'.repeat(129) } })).toThrow();
     expect(() => upsert({ ...ended, resumable: { ...resumable, env: {} } as never })).toThrow();
   });
+  test('R-DIR-9: a resumed session (running or ended) says which conversation; never also resumable', () => {
+    const resumed = { agent: 'codex', conversation: '019a7c2e-5b1d-7f30-9e44-2c6a1d0b8f13' };
+    expect(upsert({ resumed })).toMatchObject({ entry: { resumed } });
+    expect(upsert({ resumed: null })).toBeTruthy();
+    const ended = {
+      exited: true,
+      exitCode: 0,
+      ringing: false,
+      ringingSince: null,
+      episodeId: null,
+      status: 'NOTHING_TO_SHOW' as const,
+    };
+    expect(upsert({ ...ended, resumed })).toMatchObject({ entry: { resumed } });
+    expectRule(() => upsert({ ...ended, resumed, resumable: resumed }), 'R-DIR-9');
+    expect(() => upsert({ resumed: { ...resumed, conversation: '' } })).toThrow();
+    expect(() => upsert({ resumed: { ...resumed, conversation: `a\u001b[2Jb` } })).toThrow();
+    expect(() => upsert({ resumed: { ...resumed, agent: 'x'.repeat(33) } })).toThrow();
+    expect(() => upsert({ resumed: { ...resumed, cwd: '/' } as never })).toThrow();
+  });
   test('R-DIR-6: a snapshot has distinct ids and at most MAX_SESSIONS entries', () => {
     expectRule(() => burrow({ type: 'directory', sessions: [entry, entry] }), 'R-DIR-6');
     const many = Array.from({ length: MAX_SESSIONS + 1 }, (_, i) => ({ ...entry, id: `s${i}` }));
@@ -333,6 +354,7 @@ describe('R-DIR-*: directory entries are consistent', () => {
         title: max(MAX_NOTIFICATION_TITLE_CHARS),
         body: max(MAX_NOTIFICATION_BODY_CHARS),
       },
+      resumed: { agent: max(MAX_AGENT_NAME_CHARS), conversation: max(MAX_CONVERSATION_ID_CHARS) },
     }));
     const frame = encodeBurrowMessage({ type: 'directory', sessions: worst });
     expect(frame.length).toBeLessThanOrEqual(MAX_CONTROL_JSON_BYTES + 1);

@@ -25,6 +25,14 @@ beforeAll(async () => {
   outcomes = await runRecoveries(AGENT_NAMES);
 }, INSTALL_TIMEOUT_MS + RUN_TIMEOUT_MS);
 
+/** The agents by the names Burrow shows (burrow-agent/src/recovery/recovery-record.ts). */
+const AGENT_TITLES: Readonly<Record<string, string>> = {
+  claude: 'Claude Code',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+  opencode: 'opencode',
+};
+
 function save(report: RecoveryReport): void {
   const dir = join(REPO_ROOT, 'test-artifacts', 'agents');
   mkdirSync(dir, { recursive: true });
@@ -52,9 +60,21 @@ describe.each(AGENT_NAMES)('%s', (agent) => {
       recovery: { agent, conversation },
     });
     expect(report.leftAfterStop, 'agent processes left after the daemon stopped').toBe(0);
-    // The resumed session says first which conversation it is.
+    // The resumed session says first which conversation it is (in its output: the agent may clear it)…
     expect(report.firstLine).toContain(`resuming`);
     expect(report.firstLine).toContain(conversation);
+    // …and where a person looks, whatever the agent does to its screen: `burrow ls`,
+    expect(report.whileResumed).toMatchObject({ state: 'running', resumed: { agent, conversation } });
+    expect(report.lsRow).toContain(`running (resumed ${agent} ${conversation.slice(0, 8)}…)`);
+    // and `burrow attach`: a real terminal holds the line above the agent's screen, which is the agent's own.
+    expect(report.attach.firstLine).toMatch(
+      new RegExp(
+        `^\\[burrow: attached to ${agent}; resumed ${AGENT_TITLES[agent]} conversation ${conversation} at \\d\\d:\\d\\d; detach with `,
+      ),
+    );
+    expect(report.attach.screen).toMatch(/Reply 2: second message/);
+    expect(report.attach.screen).not.toContain('[burrow: attached');
+    expect(report.attach.exitCode).toBe(0);
     // The agent had the earlier conversation: its next request carried the first turn and its answer.
     const turns = report.resumedTurns.map((t) => `${t.role}: ${t.text}`);
     const firstAt = turns.findIndex((t) => t === 'user: first message');

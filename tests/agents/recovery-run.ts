@@ -4,7 +4,8 @@
  * variables for one command would), one message and its answer, the daemon stopped and started again, the
  * session listed as resumable with the conversation Burrow read from the agent's own store, `burrow resume`,
  * and a second message whose model request — recorded by the fake model API — carries the first turn and its
- * answer. Also: the resumed session's first line says which conversation, and the id Burrow captured is the
+ * answer. Also: the resumed session says which conversation — its first output line, `burrow ls`, and the
+ * line `burrow attach` leaves above the agent's screen in a real terminal — and the id Burrow captured is the
  * one the agent sent the model (where the agent sends one).
  *
  *   npx tsx tests/agents/recovery-run.ts claude     # one agent by hand, report as JSON
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { BurrowDaemon } from '../helpers/burrow-daemon.js';
 import { AGENT_NAMES, type AgentName } from './agent-clis.js';
 import { processesWithHome } from './agent-terminal.js';
+import { AttachTerminal } from './attach-terminal.js';
 import { BurrowViewer } from './burrow-viewer.js';
 import { userTexts } from './fake-model/conversation.js';
 import { approvalScenario } from './fake-model/scenario.js';
@@ -27,6 +29,8 @@ export const START_TIMEOUT_MS = 90_000;
 export const STEP_TIMEOUT_MS = 60_000;
 /** After a resumed agent shows the earlier conversation, before typing into it. */
 const RESUME_SETTLE_MS = 3_000;
+/** The resumed session's viewers: the test's own and `burrow attach`'s terminal, the same size. */
+const VIEWER_SIZE = { cols: 120, rows: 40 };
 /** The fake model's thinking time per answer. */
 const MODEL_LATENCY_MS = 300;
 const FIRST = 'first message';
@@ -46,6 +50,8 @@ interface ListedRow {
   readonly resumable: boolean;
   readonly diedWithDaemon?: boolean;
   readonly recovery: { readonly agent: string; readonly conversation: string } | null;
+  /** On the resumed session: the conversation it resumed. */
+  readonly resumed?: { readonly agent: string; readonly conversation: string };
   readonly argv: readonly string[];
 }
 
@@ -64,6 +70,14 @@ export interface RecoveryReport {
   readonly secondAnswerMs: number;
   /** The session's first output line after the resume. */
   readonly firstLine: string;
+  /** What `burrow ls --json` and `burrow ls` said of the resumed session (its row of the table). */
+  readonly whileResumed: ListedRow;
+  readonly lsRow: string;
+  /**
+   * `burrow attach` after the resume, in a real PTY drawn by xterm.js: the first line the person's terminal
+   * holds (the attach line, above the agent's screen), and the agent's screen under it.
+   */
+  readonly attach: { readonly firstLine: string; readonly screen: string; readonly exitCode: number };
   /** The user messages and the answers the resumed conversation's request carried, in order. */
   readonly resumedTurns: readonly { role: string; text: string }[];
   /** Agent processes left with this HOME after each daemon stop (should be none). */
@@ -186,7 +200,7 @@ async function secondTurn(
   const t1 = Date.now();
   const resumed = await daemon.cli('resume', agent);
   if (resumed.code !== 0) throw new Error(`burrow resume ${agent} exited ${resumed.code}: ${resumed.stderr}`);
-  const second = await BurrowViewer.attach(daemon.env, agent, { fromStart: true });
+  const second = await BurrowViewer.attach(daemon.env, agent, { ...VIEWER_SIZE, fromStart: true });
   viewers.push(second);
   // A resumed agent shows the earlier conversation (its empty-prompt placeholder is gone: opencode, Codex).
   await second.waitForScreen(
@@ -214,6 +228,22 @@ async function secondTurn(
   });
   await second.waitForScreen(/Reply \d+: second message/, `${agent}'s second answer`, STEP_TIMEOUT_MS);
   const secondAnswerMs = Date.now() - t1;
+  // Which conversation this is, where a person looks: `burrow ls`, and `burrow attach` (the size the viewer
+  // above has, so the agent is not resized under it).
+  const whileResumed = (await daemon.json<ListedRow[]>('ls', '--json')).find((r) => r.name === agent)!;
+  const table = await daemon.cli('ls');
+  const lsRow = table.stdout.split('\n').find((l) => l.split(/\s+/)[1] === agent) ?? table.stdout;
+  const attached = await AttachTerminal.open(daemon.env, agent, VIEWER_SIZE);
+  await until(
+    async () => ((await attached.screen()).includes('Reply 1: first message') ? true : undefined),
+    `burrow attach to show ${agent}'s conversation`,
+    STEP_TIMEOUT_MS,
+  );
+  const attach = {
+    firstLine: await attached.firstLine(),
+    screen: await attached.screen(),
+    exitCode: await attached.detach(),
+  };
   const resumedTurns = request
     .conversation!.turns.filter((t) => t.role !== 'tool')
     .map((t) => ({ role: t.role, text: 'text' in t ? t.text : '' }))
@@ -229,6 +259,9 @@ async function secondTurn(
     resumeReadyMs,
     secondAnswerMs,
     firstLine: second.raw.split(/\r?\n/)[0] ?? '',
+    whileResumed,
+    lsRow,
+    attach,
     resumedTurns,
     leftAfterStop,
     screens: { first: first.firstScreen, resumed: second.screen() },

@@ -3,7 +3,9 @@
  * program with Claude Code 2.1.197's store layout; the real CLIs: tests/agents/agents-recovery.test.ts) is
  * listed, after the daemon restarts, as "Claude Code conversation can be resumed" with a Resume button; a
  * Resume whose conversation is gone shows the Burrow's reason and leaves the row as it was; once it is back,
- * Resume opens the running session, whose first line says which conversation it resumed.
+ * Resume opens the running session, whose first line says which conversation it resumed — in the terminal (the
+ * daemon's banner, kept in the scrollback) and above it, as the view's own line (R-DIR-9), which every agent
+ * keeps (most clear their screen as they start).
  */
 
 import { renameSync } from 'node:fs';
@@ -113,6 +115,31 @@ describe('Resume on the phone', () => {
     await waitForTerminal(phone, loose(`burrow: resuming Claude Code conversation ${ID}`));
     await waitForTerminal(phone, loose(`claude --resume ${ID}`));
     expect(await phone.getByRole('heading', { name: 'agent' }).count()).toBe(1);
+    // The view's first line says it too, above the terminal, in words a screen reader reads whole (R-DIR-9):
+    // the agent's own screen may not (most agents clear it as they start).
+    const resumedLine = phone.getByRole('note', {
+      name: new RegExp(`^Resumed Claude Code conversation ${ID} at \\d`),
+    });
+    await resumedLine.waitFor({ timeout: 20_000 });
+    expect(await resumedLine.textContent()).toMatch(
+      new RegExp(`^Resumed Claude Code conversation ${ID} at \\d`),
+    );
+    const lineBox = await resumedLine.boundingBox();
+    const termBox = await phone.locator('.term-host').boundingBox();
+    expect(lineBox, 'the resumed line is shown').not.toBeNull();
+    expect(lineBox!.y + lineBox!.height).toBeLessThanOrEqual(termBox!.y + 1);
+    // One line within the phone's width: the words and the start of the id are there, the time whole.
+    const screenBox = (await phone.locator('main.terminal-screen').boundingBox())!;
+    expect(lineBox!.x + lineBox!.width).toBeLessThanOrEqual(screenBox.x + screenBox.width + 1);
+    expect(lineBox!.height).toBeLessThan(40);
+    for (const part of ['.term-resumed-what', '.term-resumed-id', '.term-resumed-when']) {
+      const box = await resumedLine.locator(part).boundingBox();
+      expect(box, `${part} is shown`).not.toBeNull();
+      expect(box!.width, part).toBeGreaterThan(20);
+      expect(box!.x + box!.width, `${part} ends within the line`).toBeLessThanOrEqual(
+        lineBox!.x + lineBox!.width + 1,
+      );
+    }
     await phone.screenshot('recovery-resumed');
   });
 });

@@ -141,9 +141,9 @@ async function referenceOf(bytes: Buffer): Promise<ScreenCapture> {
 const STARTING = 'burrow-attach-starting';
 
 /**
- * `burrow attach` drew the snapshot (its RIS cleared STARTING and the line saying it attached), and the pane
- * settled. Waited for, not guessed: the CLI takes about a second to start here, several under load (a fixed
- * wait compared a blank pane with vim's screen).
+ * `burrow attach` drew the snapshot (its RIS cleared STARTING; the line saying it attached went up into the
+ * scrollback), and the pane settled. Waited for, not guessed: the CLI takes about a second to start here,
+ * several under load (a fixed wait compared a blank pane with vim's screen).
  */
 async function painted(target: string): Promise<void> {
   // STARTING seen, then gone. (Blank before it was seen: the shell has not printed it yet. A snapshot can be

@@ -11,6 +11,7 @@ import { signalName } from '../attention-host/attention-host.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../screen/screen-limits.js';
 import { printable } from '../text/printable.js';
 import { AttachInputFilter, DEFAULT_DETACH_KEY, type DetachKey } from './attach-input.js';
+import { type AttachedSession, attachLine } from './attach-line.js';
 import { AttachView, FOCUS_REPORTS_ON } from './attach-view.js';
 import { connectDaemon } from './daemon-connection.js';
 import { ExitCode } from './exit-codes.js';
@@ -48,6 +49,8 @@ export async function runAttach(
   // Names come from the daemon, which may have them from a phone: shown, never interpreted (printable.ts).
   let sessionName = printable(ref, 64);
   let hinted = false;
+  /** The session as the attach answer described it (read before the first snapshot: control-client.ts). */
+  let attached: AttachedSession | undefined;
   /** Why the daemon is asked to wait: the terminal's buffer is full, or the clipped view's model is behind. */
   const holds = new Set<'stdout' | 'model'>();
   const hold = (why: 'stdout' | 'model', held: boolean) => {
@@ -113,15 +116,16 @@ export async function runAttach(
       .attach(
         { session: ref, ...localSize(stdout) },
         {
+          attached: (result) => {
+            attached = (result as { session?: AttachedSession }).session;
+            if (typeof attached?.name === 'string') sessionName = printable(attached.name, 64);
+          },
           snapshot: (h, data) => {
-            // The keys, said once as the session appears (it stays in the terminal's scrollback). The
-            // snapshot comes before the attach answer is read, so the session is named as it was typed.
-            if (!hinted)
-              stdout.write(
-                `[burrow: attached to ${printable(ref, 64)}; detach with ${detach.help}, fit it to this terminal with ${detach.fitHelp}]\r\n`,
-              );
+            // Which session (and, resumed, which conversation) and the keys, said once as the session appears;
+            // the terminal keeps the line in its scrollback, just above the session (attach-view.ts).
+            const preface = hinted ? undefined : attachLine(ref, attached, detach);
             hinted = true;
-            view.snapshot({ cols: h.cols, rows: h.rows }, data);
+            view.snapshot({ cols: h.cols, rows: h.rows }, data, preface);
           },
           output: (_offset, data) => {
             // The fast path: same size, the bytes go straight to the terminal.
@@ -154,9 +158,7 @@ export async function runAttach(
             ),
         },
       )
-      .then((result) => {
-        const r = result as { session?: { name?: unknown } };
-        if (typeof r.session?.name === 'string') sessionName = printable(r.session.name, 64);
+      .then(() => {
         stdin.setRawMode(true);
         stdin.resume();
         stdin.on('data', onInput);

@@ -129,6 +129,45 @@ describe('burrow attach view (R-SIZE-8: clipped, never garbled)', () => {
     expect(raw.at(-1)).toBe('\r\nraw');
   });
 
+  it("keeps Burrow's line above the session, in the scrollback, and the screen exactly the snapshot's", async () => {
+    // Long enough to wrap to two rows; a RIS before it would have wiped it at once (xterm.js, VTE).
+    const preface = `[burrow: attached to api; resumed Codex conversation ${'0123456789'.repeat(6)}; detach with Ctrl-B d]`;
+    const snapshot = `${'old line\r\n'.repeat(30)}\x1b[2J\x1b[Hsession screen\x1b[5;3Hcursor`;
+    const plain = rig();
+    plain.view.snapshot(LOCAL, snapshot);
+    const withLine = rig();
+    withLine.view.snapshot(LOCAL, snapshot, preface);
+    expect(await withLine.lines()).toEqual(await plain.lines());
+    const at = (t: typeof plain.screen) => [t.buffer.active.cursorX, t.buffer.active.cursorY];
+    expect(at(withLine.screen)).toEqual(at(plain.screen));
+    const b = withLine.screen.buffer.normal;
+    const rowsOf = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, y) => b.getLine(from + y)?.translateToString(true) ?? '');
+    // The terminal's scrollback: the line first, then the session's own, as it would have been alone.
+    expect(rowsOf(0, 2).join('')).toBe(preface);
+    expect(b.baseY).toBe(plain.screen.buffer.normal.baseY + 2);
+    expect(rowsOf(2, b.baseY)).toEqual(
+      Array.from({ length: plain.screen.buffer.normal.baseY }, (_, y) =>
+        plain.screen.buffer.normal.getLine(y)!.translateToString(true),
+      ),
+    );
+  });
+
+  it("a clipped view leaves Burrow's line on the terminal's normal screen, under its own", async () => {
+    const { view, screen, lines } = rig();
+    view.snapshot(
+      SESSION,
+      drawSession('\x1b[1;1H'),
+      '[burrow: attached to build; resumed Gemini CLI conversation g1]',
+    );
+    view.size(sizeEvent(SESSION));
+    expect(view.mode).toBe('clipped');
+    expect((await lines())[0]).toBe(rowText(0).slice(0, LOCAL.cols));
+    expect(screen.buffer.normal.getLine(0)?.translateToString(true)).toBe(
+      '[burrow: attached to build; resumed Gemini CLI conversation g1]',
+    );
+  });
+
   it('a resize of the session lands between the bytes around it (the model resizes in stream order)', async () => {
     const { view, lines } = rig({ cols: 30, rows: 6 });
     view.snapshot(SESSION, '\x1b[H');

@@ -113,17 +113,28 @@ export class AttachView {
     return this.#mode.kind;
   }
 
-  /** A snapshot of the session (the attach's, or one this view asked for). */
-  snapshot(size: Size, data: string): void {
+  /**
+   * A snapshot of the session (the attach's, or one this view asked for). `preface`: a line of Burrow's own
+   * (attach-line.ts) the terminal keeps just above the session — in its scrollback, never on the session's
+   * screen, which stays exactly the snapshot.
+   */
+  snapshot(size: Size, data: string, preface?: string): void {
     this.#pty = size;
     const target = this.#want();
     this.#leaveClipped();
     if (target === 'direct') {
-      // RIS gives the snapshot a clean terminal; it also clears 1004, so ask for focus reports again.
-      this.#o.write(`\x1bc${data}${FOCUS_REPORTS_ON}`);
+      // RIS gives the snapshot a clean terminal; it also clears 1004, so ask for focus reports again. RIS also
+      // empties the scrollback in xterm.js and VTE, so a line written before it is gone at once: the preface
+      // comes after it, and one CR LF per row scrolls it (however many rows it wrapped to) into the scrollback,
+      // leaving a blank screen with the cursor at home — the state the snapshot is made for (protocol
+      // R-ATTACH-8 refills scrollback the same way).
+      const above = preface === undefined ? '' : `${preface}${'\r\n'.repeat(size.rows)}\x1b[H`;
+      this.#o.write(`\x1bc${above}${data}${FOCUS_REPORTS_ON}`);
       this.#mode = { kind: 'direct' };
       return;
     }
+    // Clipped: the alternate screen (CLIPPED_ENTER) leaves the preface on the normal one, there after leaving.
+    if (preface !== undefined) this.#o.write(`${preface}\r\n`);
     // Scrollback as the daemon's model keeps (screen-model.ts): a PTY that grows pulls lines back down from it,
     // and the view must show the same ones.
     const term = new Terminal({

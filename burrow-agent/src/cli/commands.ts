@@ -86,6 +86,8 @@ type ListedSession = Omit<SessionInfo, 'status' | 'command'> & {
   /** Agent recovery (src/recovery/): a restored session `burrow resume` can start again, and on what. */
   readonly resumable?: boolean;
   readonly recovery?: { readonly agent: string; readonly conversation: string } | null;
+  /** A session `burrow resume` started: the conversation it resumed (SessionInfo.resumed). */
+  readonly resumed?: { readonly agent: string; readonly conversation: string };
 };
 
 /** A listed session with every text field shown, never interpreted (printable.ts), for the table. */
@@ -105,13 +107,21 @@ function shownSession(s: ListedSession): ListedSession {
  * reads 128 + n with the signal named, as `await` and the ring say it (issue 23).
  */
 function stateText(s: ListedSession): string {
-  if (s.state === 'running') return 'running';
+  if (s.state === 'running') return s.resumed ? `running (resumed ${resumedCell(s.resumed)})` : 'running';
   if (s.resumable === true && s.recovery) return `resumable (${cell(s.recovery.agent, 16)})`;
   if (s.diedWithDaemon === true) return 'died with daemon';
   const signal = s.signal === null ? null : (signalName(s.signal) ?? `signal ${s.signal}`);
   const code = s.exitCode ?? (s.signal !== null ? 128 + s.signal : null);
   if (code === null) return 'exited';
   return signal === null ? `exited ${code}` : `exited ${code} (${signal})`;
+}
+
+/** Characters of a resumed conversation's id the table shows (the whole id is in `ls --json`). */
+const CONVERSATION_SHOWN_CHARS = 9;
+
+/** "claude 2e9d4c1a…": the agent and the start of its conversation id. */
+function resumedCell(r: { readonly agent: string; readonly conversation: string }): string {
+  return `${cell(r.agent, 16)} ${cell(r.conversation, CONVERSATION_SHOWN_CHARS)}`;
 }
 
 /** A listed session for `ls --json`: the signal, when one ended it, also by name. */

@@ -95,6 +95,11 @@ const SnapshotHeaderSchema = v.object({
 });
 
 export interface StreamHandlers {
+  /**
+   * The attach's answer (the session's info), as it is read: before any frame that follows it, so the first
+   * snapshot can already use it (the returned promise resolves a turn later, after the snapshot was drawn).
+   */
+  attached?(result: unknown): void;
   snapshot(header: SnapshotHeader, data: string): void;
   output(offset: number, data: Uint8Array): void;
   event(e: StreamEvent): void;
@@ -199,7 +204,11 @@ export class ControlClient {
     this.stream = handlers;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      const answered = (result: unknown) => {
+        handlers.attached?.(result);
+        resolve(result);
+      };
+      this.waiting.set(id, { resolve: answered, reject });
       this.socket.write(encodeJson({ id, method: 'attach', params }));
     });
   }

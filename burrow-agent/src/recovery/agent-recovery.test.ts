@@ -120,6 +120,11 @@ describe('AgentRecovery', () => {
     const info = await second.recovery.resume('agent');
     expect(info).toMatchObject({ id, name: 'agent', status: 'running', cwd: h.work });
     expect(info.command).toEqual([h.claude, '--model', 'opus', '--resume', ID]);
+    // Its info says which conversation it resumed, for every viewer (attach line, `ls`, the phone), and only
+    // that: no environment, no paths.
+    expect(info.resumed).toEqual({ agent: 'claude', conversation: ID });
+    expect(info.resumable).toBeUndefined();
+    expect(second.registry.list().find((s) => s.id === id)?.resumed).toEqual(info.resumed);
     const seen = watch(second.registry, id);
     await until(
       () => seen().includes(`claude --model opus --resume ${ID}`),

@@ -9,7 +9,7 @@ import type { ResumeLaunch } from '../session/session-registry.js';
 import type { AgentSpec } from './agents/index.js';
 import { resumeEnv } from './env-delta.js';
 import { RecoveryError } from './recovery-error.js';
-import { AGENT_DISPLAY_NAMES, type RecoveryRecord } from './recovery-record.js';
+import { AGENT_DISPLAY_NAMES, type RecoveryRecord, recoveryView } from './recovery-record.js';
 
 export { RecoveryError };
 
@@ -58,5 +58,6 @@ export async function prepareResume(
     env,
     agentEnv: record.env,
     banner: resumeBanner(record),
+    resumed: recoveryView(record),
   };
 }

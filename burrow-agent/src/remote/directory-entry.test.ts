@@ -32,6 +32,34 @@ describe('directoryEntry', () => {
     expect(directoryEntry(info({}), idle).exitCode).toBeNull();
   });
 
+  it('R-DIR-9: a resumed session says which conversation, running and ended; a resumable one is not "resumed"', () => {
+    const resumed = { agent: 'gemini', conversation: '5b1f7c2a-0d9e-4e61-8a3b-6c2d1e0f9a47' };
+    expect(directoryEntry(info({ resumed }), idle).resumed).toEqual(resumed);
+    expect(directoryEntry(info({ status: 'exited', exitCode: 0, resumed }), idle).resumed).toEqual(resumed);
+    expect(directoryEntry(info({}), idle)).not.toHaveProperty('resumed');
+    const both = directoryEntry(
+      info({ status: 'exited', diedWithDaemon: true, resumable: resumed, resumed }),
+      idle,
+    );
+    expect(both).not.toHaveProperty('resumed');
+    expect(() => encodeBurrowMessage({ type: 'directory', sessions: [both] })).not.toThrow();
+  });
+
+  it('a resumed conversation as the wire bounds it, whatever it holds', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 300, unit: 'binary' }),
+        fc.string({ maxLength: 300, unit: 'binary' }),
+        (agent, conversation) => {
+          const entry = directoryEntry(info({ resumed: { agent, conversation } }), idle);
+          expect(entry.resumed).toBeTruthy();
+          expect(() => encodeBurrowMessage({ type: 'directory', sessions: [entry] })).not.toThrow();
+        },
+      ),
+      { seed: 7, numRuns: 300 },
+    );
+  });
+
   it('always produces an entry protocol accepts, whatever the cwd and name hold', () => {
     fc.assert(
       fc.property(

@@ -8,9 +8,10 @@ import {
   MAX_CONVERSATION_ID_CHARS,
   MAX_CWD_CHARS,
   MAX_LABEL_CHARS,
+  type Resumable,
   type SessionEntry,
 } from '@burrow/protocol';
-import type { SessionInfo } from '../session/session.js';
+import type { AgentConversation, SessionInfo } from '../session/session.js';
 import type { PublicAttentionState } from './attention-port.js';
 
 export function directoryEntry(info: SessionInfo, attention: PublicAttentionState): SessionEntry {
@@ -39,13 +40,18 @@ export function directoryEntry(info: SessionInfo, attention: PublicAttentionStat
     notification: attention.notification,
     awaited: attention.awaited,
     // R-DIR-8: a session that ran a coding agent when the daemon stopped (src/recovery/).
-    ...(exited && info.resumable !== undefined
-      ? {
-          resumable: {
-            agent: sanitizeText(info.resumable.agent, MAX_AGENT_NAME_CHARS) || 'agent',
-            conversation: sanitizeText(info.resumable.conversation, MAX_CONVERSATION_ID_CHARS) || '?',
-          },
-        }
+    ...(exited && info.resumable !== undefined ? { resumable: agentConversation(info.resumable) } : {}),
+    // R-DIR-9: a session `resume` started, for its life.
+    ...(info.resumed !== undefined && info.resumable === undefined
+      ? { resumed: agentConversation(info.resumed) }
       : {}),
+  };
+}
+
+/** An agent and conversation as the wire bounds them (R-DIR-8/9): sanitized, never empty. */
+function agentConversation(c: AgentConversation): Resumable {
+  return {
+    agent: sanitizeText(c.agent, MAX_AGENT_NAME_CHARS) || 'agent',
+    conversation: sanitizeText(c.conversation, MAX_CONVERSATION_ID_CHARS) || '?',
   };
 }

@@ -8,7 +8,7 @@ import type { RecoveryRecord } from '../recovery/recovery-record.js';
 import type { ScreenHostFactory } from '../screen/screen-host.js';
 import { defaultIntegrationDir } from '../shell-integration/index.js';
 import type { ActivityListener, Logger, OutputTap, SessionActivity } from './activity.js';
-import { Session, type SessionInfo } from './session.js';
+import { type AgentConversation, Session, type SessionInfo } from './session.js';
 import { ConflictError, LimitError, NotFoundError } from './session-errors.js';
 import { newSessionId, SESSION_ID_PATTERN, sanitizeSessionName } from './session-id.js';
 
@@ -83,8 +83,10 @@ export interface ResumeLaunch {
    * (session-env.ts, which drops BURROW_* and launcher variables) would leave them out.
    */
   readonly agentEnv: Readonly<Record<string, string>>;
-  /** Its first screen line, written by Burrow before the program's output. */
+  /** Its first line of output, written by Burrow before the program's (kept in scrollback, session.ts). */
   readonly banner: string;
+  /** The conversation it resumes, as the session's info says it from then on (SessionInfo.resumed). */
+  readonly resumed: AgentConversation;
 }
 
 export class SessionRegistry {
@@ -290,6 +292,7 @@ export class SessionRegistry {
         log: this.opts.log,
         integrationDir: null,
         banner: launch.banner,
+        resumed: launch.resumed,
         ...(this.opts.screen !== undefined ? { screen: this.opts.screen } : {}),
         ...(this.opts.parkAfterMs !== undefined ? { parkAfterMs: this.opts.parkAfterMs } : {}),
       });

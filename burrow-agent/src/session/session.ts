@@ -100,6 +100,14 @@ export interface SessionSpawnOptions {
    * which conversation it resumed: src/recovery/). Plain text; the session ends it with CR LF.
    */
   readonly banner?: string;
+  /** The coding-agent conversation this session was started on by a resume (src/recovery/); kept for its life. */
+  readonly resumed?: AgentConversation;
+}
+
+/** A coding agent (`claude`, `codex`, `gemini`, `opencode`) and its own id for one conversation. */
+export interface AgentConversation {
+  readonly agent: string;
+  readonly conversation: string;
 }
 
 export interface SessionInfo {
@@ -120,7 +128,13 @@ export interface SessionInfo {
   /** Set on an entry restored after a daemon restart: its PTY died with the previous daemon. */
   readonly diedWithDaemon?: boolean;
   /** On such an entry: the coding-agent conversation `burrow resume` would start again (src/recovery/). */
-  readonly resumable?: { readonly agent: string; readonly conversation: string };
+  readonly resumable?: AgentConversation;
+  /**
+   * On a session `burrow resume` started: the conversation it resumed (running or ended). Every viewer says it
+   * where a person looks — `burrow attach`'s first line, `burrow ls`, the phone's header — since most agents
+   * clear the screen as they start and the in-terminal banner is gone with it.
+   */
+  readonly resumed?: AgentConversation;
 }
 
 /**
@@ -284,6 +298,7 @@ export class Session {
       viewers: this.viewers.size,
       offset: this.log.endOffset,
       lastOutputAt: this.lastOutputAt,
+      ...(this.opts.resumed !== undefined ? { resumed: this.opts.resumed } : {}),
     };
   }
 

@@ -45,17 +45,58 @@ const AGENT_NAMES: Readonly<Record<string, string>> = {
   opencode: 'opencode',
 };
 
+/** An agent's name as people know it ("Claude Code" for `claude`); an unknown one as the Burrow sent it. */
+export function agentName(agent: string): string {
+  return AGENT_NAMES[agent] ?? agent;
+}
+
+/**
+ * When something happened, as a person reads it on the phone: "14:02" (or "2:02 PM") today, "3 Dec 14:02" on
+ * another day (the phone's own locale and time zone).
+ */
+export function clockText(thenMs: number, nowMs: number): string {
+  const then = new Date(thenMs);
+  const time = then.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+  if (then.toDateString() === new Date(nowMs).toDateString()) return time;
+  return `${then.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${time}`;
+}
+
+/** What the session view's first line says of a session `resume` started (R-DIR-9), or null for any other. */
+export interface ResumedWords {
+  /** "Claude Code" */
+  readonly agent: string;
+  /** The agent's own id for the conversation, whole. */
+  readonly conversation: string;
+  /** When this session started on it: "14:02" (today), "3 Dec 14:02". */
+  readonly started: string;
+  /** The whole line in words, for its accessible name. */
+  readonly label: string;
+}
+
+export function resumedWords(entry: SessionEntry, nowMs: number): ResumedWords | null {
+  const r = entry.resumed;
+  if (r === undefined || r === null) return null;
+  const agent = agentName(r.agent);
+  const started = clockText(entry.createdAt, nowMs);
+  return {
+    agent,
+    conversation: r.conversation,
+    started,
+    label: `Resumed ${agent} conversation ${r.conversation} at ${started}`,
+  };
+}
+
 /** "Claude Code conversation can be resumed", for a session whose agent can come back (R-DIR-8), else null. */
 export function resumableText(entry: SessionEntry): string | null {
   const r = entry.resumable;
   if (!entry.exited || r === undefined || r === null) return null;
-  return `${AGENT_NAMES[r.agent] ?? r.agent} conversation can be resumed`;
+  return `${agentName(r.agent)} conversation can be resumed`;
 }
 
 /** The Resume button's words: "Resume Claude Code". */
 export function resumeLabel(entry: SessionEntry): string {
   const agent = entry.resumable?.agent ?? '';
-  return `Resume ${AGENT_NAMES[agent] ?? agent}`.trim();
+  return `Resume ${agentName(agent)}`.trim();
 }
 
 /**

@@ -30,6 +30,7 @@ import { type GoneHow, goneHow, goneText } from './gone-session.js';
 import { InputRouter } from './input-router.js';
 import { KeyBar } from './KeyBar.js';
 import { follow, NO_PAN, type Pan, panBounds, panBy } from './pan.js';
+import { ResumedLine } from './ResumedLine.js';
 import { type Cells, fitTerminal, proposeScreen, type ScreenMetrics } from './stable-fit.js';
 import { NO_MODIFIERS } from './sticky-modifiers.js';
 import { TERMINAL_FONT_FAMILY, TERMINAL_FONT_SIZE_PX } from './terminal-metrics.js';
@@ -439,6 +440,7 @@ export default function TerminalScreen({ burrow, sessionId, online, onBack }: Te
           Select
         </button>
       </header>
+      <ResumedLine entry={entry ?? lastEntry.current} nowMs={Date.now()} />
       {/* Offline is said once, by the app's banner above; this line is for the Burrow's side. */}
       {gone === null && online && (conn.status.kind !== 'connected' || entry?.exited) && (
         <p className="term-status" role="status">

@@ -70,6 +70,7 @@ export type {
   Notification,
   NotificationSource,
   Resumable,
+  Resumed,
   SessionEntry,
   SessionStatus,
 } from './session-entry.js';
@@ -77,6 +78,7 @@ export {
   NOTIFICATION_SOURCES,
   notificationSchema,
   resumableSchema,
+  resumedSchema,
   SESSION_STATUSES,
   sessionEntrySchema,
 } from './session-entry.js';

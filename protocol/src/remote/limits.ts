@@ -74,10 +74,10 @@ export const MAX_CWD_CHARS = 1024;
 /** Running command line: code points. */
 export const MAX_COMMAND_CHARS = 1024;
 
-/** A resumable session's coding-agent conversation id (R-DIR-8): code points. */
+/** A resumable or resumed session's coding-agent conversation id (R-DIR-8, R-DIR-9): code points. */
 export const MAX_CONVERSATION_ID_CHARS = 128;
 
-/** The name of the coding agent a resumable session ran (`claude`, `codex`, …): code points. */
+/** The name of the coding agent a resumable or resumed session ran (`claude`, `codex`, …): code points. */
 export const MAX_AGENT_NAME_CHARS = 32;
 
 /** Watch key (`commandWatchKey`) and one watch rule: code points. */

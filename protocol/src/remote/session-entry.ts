@@ -60,6 +60,13 @@ export const resumableSchema = v.strictObject({
 });
 export type Resumable = v.InferOutput<typeof resumableSchema>;
 
+/**
+ * What a session was started on by `resume` (R-DIR-9): the same shape as `resumable`, kept for the session's
+ * life so every viewer can say which conversation it is (the agent's own screen may not: most clear it).
+ */
+export const resumedSchema = resumableSchema;
+export type Resumed = Resumable;
+
 export const sessionEntrySchema = v.pipe(
   v.strictObject({
     id: sessionId,
@@ -91,6 +98,11 @@ export const sessionEntrySchema = v.pipe(
      * same conversation; absent (or null) otherwise. Added within v1 (hello capability `resume`).
      */
     resumable: v.optional(v.nullable(resumableSchema)),
+    /**
+     * Set on a session that `resume` started: the coding agent and the conversation it resumed (from then on,
+     * running or exited); absent (or null) otherwise. Added within v1, beside `resumable`.
+     */
+    resumed: v.optional(v.nullable(resumedSchema)),
   }),
   v.check((e) => e.exited || e.exitCode === null, 'R-DIR-2: a running session has no exitCode'),
   v.check(
@@ -103,5 +115,9 @@ export const sessionEntrySchema = v.pipe(
   ),
   v.check((e) => e.lastActivityAt >= e.createdAt, 'R-DIR-5: lastActivityAt is not before createdAt'),
   v.check((e) => e.exited || e.resumable == null, 'R-DIR-8: only an exited session is resumable'),
+  v.check(
+    (e) => e.resumable == null || e.resumed == null,
+    'R-DIR-9: a session is not both resumable and resumed',
+  ),
 );
 export type SessionEntry = v.InferOutput<typeof sessionEntrySchema>;
