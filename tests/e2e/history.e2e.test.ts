@@ -63,9 +63,11 @@ describe('Pocket older history', () => {
 
     // Wheel up over xterm until it is at its top and the region opens with a phone.
     const box = (await phone.locator('.term-host').boundingBox())!;
+    // Several turns per look: the look is the slow part, and `until` backs off to 100 ms between looks.
     await until(
       async () => {
-        await phone.mouse.wheel(box.x + box.width / 2, box.y + box.height / 2, 0, -4000);
+        for (let turn = 0; turn < 4; turn++)
+          await phone.mouse.wheel(box.x + box.width / 2, box.y + box.height / 2, 0, -4000);
         return (await phone.locator('.history-page').count()) > 0;
       },
       'the history region to show a page',
