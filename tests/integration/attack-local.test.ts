@@ -500,7 +500,19 @@ describe("another OS user against the relay's processes (issues 16.3, 24.1)", ()
       refusalsLogged: refusals(),
       askedAgain: suspects.length,
     });
-    expect(refusals()).toBe(unanswered);
+    // Every logged refusal is one of those requests (none of the relay's own connections was refused), and
+    // every one of them was refused, except one that timed out on a loaded machine before its socket was
+    // closed (seen once in a full run: 42 refusals for 43 unanswered).
+    const timedOut = answers.reduce(
+      (n, a) =>
+        n +
+        [a.baseline.get, a.baseline.post, ...a.answers].filter(
+          (x) => x.status === 0 && /Timeout/.test(x.body),
+        ).length,
+      0,
+    );
+    expect(refusals()).toBeLessThanOrEqual(unanswered);
+    expect(refusals()).toBeGreaterThanOrEqual(unanswered - timedOut);
     expect({ reached, fileWrittenByRelay: existsSync(planted) }).toEqual({
       reached: [],
       fileWrittenByRelay: false,
