@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import xtermHeadless from '@xterm/headless';
 import * as pty from 'node-pty';
 import type { AgentLaunch } from './launch/index.js';
+import { screenText } from './screen-text.js';
 import { type Chunk, scanSignals, type TerminalSignal } from './terminal-signals.js';
 
 const { Terminal } = xtermHeadless;
@@ -95,11 +96,7 @@ export class AgentTerminal {
 
   /** The visible screen as text, one line per row, trailing spaces trimmed. */
   screen(): string {
-    const buf = this.#term.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < this.#term.rows; y++)
-      lines.push(buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '');
-    return lines.join('\n').replace(/\n+$/, '');
+    return screenText(this.#term);
   }
 
   /** Resolves with the time (ms since spawn) the rendered screen first matched `re`. */

@@ -6,10 +6,15 @@
 import xtermHeadless from '@xterm/headless';
 import * as pty from 'node-pty';
 import { BURROW_BIN } from '../helpers/burrow-daemon.js';
+import { screenText } from './screen-text.js';
 
 const { Terminal } = xtermHeadless;
 type Buffer = InstanceType<typeof Terminal>['buffer']['normal'];
 const POLL_MS = 100;
+/** The CLI's output kept to say what it wrote when it failed to attach (the tail). */
+const RAW_TAIL_CHARS = 16 * 1024;
+/** What `burrow attach` asks of the terminal once it attached: focus reports. */
+const ATTACHED = '\x1b[?1004h';
 
 /** Row y of `buffer` and the rows it wrapped onto, as one line. */
 function logicalLine(buffer: Buffer, y: number): string {
@@ -28,6 +33,7 @@ export class AttachTerminal {
   readonly #proc: pty.IPty;
   readonly #exited: Promise<number>;
   #raw = '';
+  #attached = false;
 
   private constructor(env: NodeJS.ProcessEnv, session: string, cols: number, rows: number) {
     this.#term = new Terminal({ cols, rows, scrollback: 1000, allowProposedApi: true });
@@ -37,7 +43,9 @@ export class AttachTerminal {
       env: env as Record<string, string>,
     });
     this.#proc.onData((d) => {
-      this.#raw += d;
+      const raw = this.#raw + d;
+      if (raw.includes(ATTACHED)) this.#attached = true;
+      this.#raw = raw.slice(-RAW_TAIL_CHARS);
       this.#term.write(d);
     });
     // The person's terminal answers what the program asks it, through the CLI.
@@ -54,10 +62,12 @@ export class AttachTerminal {
   ): Promise<AttachTerminal> {
     const t = new AttachTerminal(env, session, size.cols, size.rows);
     const end = Date.now() + ms;
-    while (!t.#raw.includes('\x1b[?1004h')) {
+    while (!t.#attached) {
       if (Date.now() > end) {
         t.#proc.kill();
-        throw new Error(`burrow attach ${session} did not attach in ${ms} ms; it wrote:\n${t.#raw}`);
+        throw new Error(
+          `burrow attach ${session} did not attach in ${ms} ms; the end of what it wrote:\n${t.#raw}`,
+        );
       }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
@@ -67,11 +77,7 @@ export class AttachTerminal {
   /** The screen the person sees (the active buffer's rows). */
   async screen(): Promise<string> {
     await new Promise<void>((r) => this.#term.write('', r));
-    const buf = this.#term.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < this.#term.rows; y++)
-      lines.push(buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '');
-    return lines.join('\n').replace(/\n+$/, '');
+    return screenText(this.#term);
   }
 
   /** The first line the terminal holds on its normal screen: the top of its scrollback. */

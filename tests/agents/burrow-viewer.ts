@@ -7,6 +7,7 @@
 import xtermHeadless from '@xterm/headless';
 import { connectDaemon } from '../../burrow-agent/src/cli/daemon-connection.js';
 import type { ControlClient } from '../../burrow-agent/src/control/control-client.js';
+import { screenText } from './screen-text.js';
 
 const { Terminal } = xtermHeadless;
 const POLL_MS = 100;
@@ -58,11 +59,7 @@ export class BurrowViewer {
   }
 
   screen(): string {
-    const buf = this.#term.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < this.#term.rows; y++)
-      lines.push(buf.getLine(buf.viewportY + y)?.translateToString(true) ?? '');
-    return lines.join('\n').replace(/\n+$/, '');
+    return screenText(this.#term);
   }
 
   async waitForScreen(re: RegExp, what: string, ms = 60_000): Promise<void> {

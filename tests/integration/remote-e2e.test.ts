@@ -15,12 +15,10 @@ import { type RelayHandle, startRelay } from '../../relay-worker/test/harness.js
 import { nodeSocketFactory } from '../helpers/node-socket.js';
 import { phoneConnection } from '../helpers/phone-connection.js';
 import { startRemoteBurrow } from '../helpers/remote-burrow.js';
-import { until as untilWithin } from '../helpers/until.js';
+import { until } from '../helpers/until.js';
 
 let relay: RelayHandle;
 let burrow: Awaited<ReturnType<typeof startRemoteBurrow>>;
-
-const until = (cond: () => boolean, what: string, ms = 20_000) => untilWithin(cond, what, ms);
 
 beforeAll(async () => {
   relay = await startRelay();

@@ -134,8 +134,8 @@ export class OutputLog {
     if (offset < this.#first) return null;
     const size = this.#o.blockBytes;
     const len = Math.min(maxBytes, this.#end - offset);
-    let index = Math.floor((offset - this.#first) / size);
-    let pos = offset - this.#first - index * size;
+    const index = Math.floor((offset - this.#first) / size);
+    const pos = offset - this.#first - index * size;
     if (pos + len <= size) {
       const block = this.#blocks[index];
       if (block === undefined) return new Uint8Array(0);
@@ -143,14 +143,7 @@ export class OutputLog {
       return block.subarray(pos, pos + len);
     }
     const out = new Uint8Array(len);
-    let filled = 0;
-    while (filled < len) {
-      const n = Math.min(size - pos, len - filled);
-      out.set(this.#blocks[index]!.subarray(pos, pos + n), filled);
-      filled += n;
-      index++;
-      pos = 0;
-    }
+    this.copy(offset, offset + len, out);
     return out;
   }
 }

@@ -6,35 +6,15 @@ import type { SessionEntry } from '@burrow/protocol';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { clockText, resumedWords } from '../list/session-text.js';
+import { sessionEntry } from '../test-support/memory-connection.js';
 import { ResumedLine } from './ResumedLine.js';
 
 const ID = '2e9d4c1a-6b7f-4a83-9c5d-1f0e8b7a6d55';
 const STARTED = new Date(2026, 11, 3, 14, 2, 30).getTime();
 const NOW = new Date(2026, 11, 3, 18, 45).getTime();
 
-const entry = (over: Partial<SessionEntry>): SessionEntry => ({
-  id: 'abcdefgh',
-  name: 'agent',
-  title: '',
-  cwd: '/home/me',
-  command: null,
-  watchKey: null,
-  cols: 80,
-  rows: 24,
-  exited: false,
-  exitCode: null,
-  createdAt: STARTED,
-  lastActivityAt: STARTED,
-  outputOffset: 0,
-  status: 'NOTHING_TO_SHOW',
-  ringing: false,
-  ringingSince: null,
-  episodeId: null,
-  todo: false,
-  notification: null,
-  awaited: false,
-  ...over,
-});
+const entry = (over: Partial<SessionEntry>): SessionEntry =>
+  sessionEntry({ id: 'abcdefgh', name: 'agent', createdAt: STARTED, lastActivityAt: STARTED, ...over });
 
 describe('the resumed line above the terminal', () => {
   it('says which agent and conversation, and when this session started on it', () => {
