@@ -86,6 +86,8 @@ export class AttentionHost implements AttentionPort {
   readonly #bootTag: string;
   readonly #unsubscribe: () => void;
   #timer: NodeJS.Timeout | undefined;
+  /** When `#timer` fires, on the engine's clock (the deadline it was set for). */
+  #timerAt = Number.POSITIVE_INFINITY;
   #disposed = false;
 
   constructor(options: AttentionHostOptions) {
@@ -467,11 +469,18 @@ export class AttentionHost implements AttentionPort {
 
   #arm(): void {
     if (this.#disposed) return;
+    const deadline = this.#engine.nextDeadline();
+    // This runs after every PTY read, and output mostly moves the next deadline later (the quiet timer starts
+    // over): a timer already set for no later than it is kept, so a flood costs one timer per deadline, not a
+    // clearTimeout + setTimeout per read. Firing before anything is due is harmless (tick finds nothing), and
+    // the tick arms again for what is due then.
+    if (this.#timer !== undefined && deadline !== null && this.#timerAt <= deadline) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    const deadline = this.#engine.nextDeadline();
     if (deadline === null) return;
-    const delay = Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil(deadline - this.#now())));
+    const now = this.#now();
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil(deadline - now)));
+    this.#timerAt = Math.min(deadline, now + MAX_TIMER_MS);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       if (!this.#disposed) this.#apply(this.#engine.tick());

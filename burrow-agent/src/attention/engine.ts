@@ -114,6 +114,24 @@ function checkSessionId(sessionId: string): void {
   }
 }
 
+/**
+ * Whether two views publish the same thing: what `JSON.stringify` of each would say, without serializing
+ * (this runs on every PTY read). Scalars compare with ===; an object field (the notification) compares by
+ * reference first and by its JSON only when it was rebuilt.
+ */
+function sameView(a: SessionAlertView, b: SessionAlertView): boolean {
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  for (const key in ra) {
+    const x = ra[key];
+    const y = rb[key];
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (JSON.stringify(x) !== JSON.stringify(y)) return false;
+  }
+  return true;
+}
+
 export class AttentionEngine {
   readonly #clock: Clock;
   readonly #sessions = new Map<string, AlertManager>();
@@ -500,37 +518,26 @@ export class AttentionEngine {
    * diff to one session; `deliver` also consumes push deadlines (only tick() passes time).
    */
   #run(fn: () => AttentionEffect[], only?: string, deliver = false): AttentionEffect[] {
-    const ids = only === undefined ? [...this.#sessions.keys()] : [only];
-    const before = new Map<string, string>();
-    const episodes = new Map<string, number | null>();
-    for (const id of ids) {
-      const m = this.#sessions.get(id);
-      if (!m) continue;
-      before.set(id, JSON.stringify(this.#view(id, m)));
-      episodes.set(id, m.ring?.episodeId ?? null);
-    }
-    const out = fn();
-    const after = only === undefined ? [...this.#sessions.keys()] : [only];
-    for (const id of after) {
-      const m = this.#sessions.get(id);
-      if (!m) continue;
-      const prevEpisode = episodes.get(id) ?? null;
-      const ring = m.ring;
-      if (prevEpisode !== null && prevEpisode !== ring?.episodeId)
-        this.#delivery.episodeEnded(id, prevEpisode);
-      if (ring && ring.episodeId !== prevEpisode) {
-        this.#delivery.episodeOpened(
-          id,
-          ring.episodeId,
-          ring.since,
-          this.#settings.pushEnabled,
-          this.#settings.pushDelayMs,
-        );
+    // The per-read path (every PTY read is one call with `only`) allocates no maps, and the views before are
+    // kept as objects and compared field by field (sameView), not serialized: most reads change nothing.
+    let out: AttentionEffect[];
+    if (only !== undefined) {
+      const m = this.#sessions.get(only);
+      const before = m === undefined ? undefined : this.#view(only, m);
+      const episode = m?.ring?.episodeId ?? null;
+      out = fn();
+      this.#settle(only, before, episode, out);
+    } else {
+      const before = new Map<string, SessionAlertView>();
+      const episodes = new Map<string, number | null>();
+      for (const [id, m] of this.#sessions) {
+        before.set(id, this.#view(id, m));
+        episodes.set(id, m.ring?.episodeId ?? null);
       }
-      const view = this.#view(id, m);
-      if (JSON.stringify(view) !== before.get(id)) out.push({ type: 'state', sessionId: id, view });
-      const wanted = m.takeContextRequest();
-      if (wanted !== null) out.push({ type: 'context-wanted', sessionId: id, episodeId: wanted });
+      out = fn();
+      for (const id of [...this.#sessions.keys()]) {
+        this.#settle(id, before.get(id), episodes.get(id) ?? null, out);
+      }
     }
     if (deliver) {
       const now = this.#clock.now();
@@ -538,5 +545,31 @@ export class AttentionEngine {
         out.push({ type: 'push-due', ...p });
     }
     return out;
+  }
+
+  /** After an input: drives delivery on an episode change and publishes the session's view if it changed. */
+  #settle(
+    id: string,
+    before: SessionAlertView | undefined,
+    prevEpisode: number | null,
+    out: AttentionEffect[],
+  ): void {
+    const m = this.#sessions.get(id);
+    if (!m) return;
+    const ring = m.ring;
+    if (prevEpisode !== null && prevEpisode !== ring?.episodeId) this.#delivery.episodeEnded(id, prevEpisode);
+    if (ring && ring.episodeId !== prevEpisode) {
+      this.#delivery.episodeOpened(
+        id,
+        ring.episodeId,
+        ring.since,
+        this.#settings.pushEnabled,
+        this.#settings.pushDelayMs,
+      );
+    }
+    const view = this.#view(id, m);
+    if (before === undefined || !sameView(before, view)) out.push({ type: 'state', sessionId: id, view });
+    const wanted = m.takeContextRequest();
+    if (wanted !== null) out.push({ type: 'context-wanted', sessionId: id, episodeId: wanted });
   }
 }
