@@ -38,6 +38,28 @@ describe('frame codec', { timeout: 30_000 }, () => {
     }
   });
 
+  it('an output frame is the offset (64-bit big-endian) and the data in one Output frame (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.nat(), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })),
+        fc.uint8Array({ maxLength: 300 }),
+        (offset, data) => {
+          const payload = Buffer.alloc(8 + data.byteLength);
+          payload.writeBigUInt64BE(BigInt(offset), 0);
+          payload.set(data, 8);
+          const frame = encodeOutput(offset, data);
+          expect(frame).toEqual(encodeFrame(FrameType.Output, payload));
+          const [f] = new FrameDecoder(1024).push(frame);
+          const o = decodeOutput(f!.payload);
+          expect(o.offset).toBe(offset);
+          expect(Buffer.from(o.data)).toEqual(Buffer.from(data));
+        },
+      ),
+    );
+    expect(() => encodeOutput(-1, new Uint8Array(1))).toThrow(RangeError);
+    expect(() => encodeOutput(2 ** 53, new Uint8Array(1))).toThrow(RangeError);
+  });
+
   it('rejects an oversized frame from its header alone, before buffering it', () => {
     const d = new FrameDecoder(100);
     const head = Buffer.alloc(5);
