@@ -114,6 +114,9 @@ function checkSessionId(sessionId: string): void {
   }
 }
 
+/** Command keys whose watch rule is remembered (keys come from what runs in sessions: bounded). */
+const RULE_CACHE_MAX = 256;
+
 /**
  * Whether two views publish the same thing: what `JSON.stringify` of each would say, without serializing
  * (this runs on every PTY read). Scalars compare with ===; an object field (the notification) compares by
@@ -140,6 +143,8 @@ export class AttentionEngine {
   readonly #rememberedAwaits = new Set<string>();
   #settings: AlertSettings;
   #rules: readonly string[];
+  /** watchRuleFor per command key, for the current rules (cleared when they change; at most RULE_CACHE_MAX). */
+  readonly #ruleCache = new Map<string, string | null>();
   #episodeCounter = 0;
 
   constructor(options: AttentionEngineOptions) {
@@ -227,7 +232,7 @@ export class AttentionEngine {
       const now = this.#clock.now();
       const m = new AlertManager(
         {
-          ruleFor: (key) => watchRuleFor(this.#rules, key),
+          ruleFor: (key) => this.#ruleFor(key),
           settings: () => this.#settings,
           nextEpisodeId: () => ++this.#episodeCounter,
         },
@@ -411,6 +416,7 @@ export class AttentionEngine {
   setWatchRules(rules: unknown): AttentionEffect[] {
     return this.#run(() => {
       this.#rules = normalizeWatchRules(Array.isArray(rules) ? rules : []);
+      this.#ruleCache.clear();
       for (const m of this.#sessions.values()) m.rulesChanged();
       return [];
     });
@@ -466,6 +472,21 @@ export class AttentionEngine {
       if (oldest !== undefined) this.#rememberedAwaits.delete(oldest);
     }
     this.#rememberedAwaits.add(key);
+  }
+
+  /**
+   * watchRuleFor, remembered per key: a session's status asks it on every PTY read (twice, for the view diff),
+   * and a scan of every rule each time was a large part of the per-read cost.
+   */
+  #ruleFor(key: string | null): string | null {
+    if (key === null) return null;
+    let rule = this.#ruleCache.get(key);
+    if (rule === undefined) {
+      rule = watchRuleFor(this.#rules, key);
+      if (this.#ruleCache.size >= RULE_CACHE_MAX) this.#ruleCache.clear();
+      this.#ruleCache.set(key, rule);
+    }
+    return rule;
   }
 
   #view(sessionId: string, m: AlertManager): SessionAlertView {
