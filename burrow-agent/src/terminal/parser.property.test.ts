@@ -52,6 +52,25 @@ const mutatedCorpus = fc
 
 const anyInput = fc.oneof(fragmentInput, randomInput, mutatedCorpus);
 
+/**
+ * Output as programs write it (issue 26: the fast paths must see long runs): printable runs long enough for the
+ * ground skip's `indexOf` (ASCII, multi-byte UTF-8 — including C2 lead bytes and 9C continuations — and CR LF)
+ * between escape fragments and random or mutated bytes.
+ */
+const textRun = fc
+  .array(
+    fc.oneof(
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
+      fc.constantFrom('\r\n', 'line 0000000001 abcdefghijklmnopqrstuvwxyz0123456789\r\n', '\u009c\u00c2\u011c'),
+    ),
+    { minLength: 1, maxLength: 60 },
+  )
+  .map((parts) => new TextEncoder().encode(parts.join('')));
+
+const floodInput = fc
+  .array(fc.oneof(textRun, fragmentInput, randomInput, mutatedCorpus), { minLength: 1, maxLength: 6 })
+  .map((parts) => Uint8Array.from(parts.flatMap((p) => Array.from(p))));
+
 /** Splits `bytes` at the given (sorted, deduplicated) offsets. */
 function split(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
@@ -141,6 +160,19 @@ describe('TerminalParser properties', () => {
       fc.property(anyInput, fc.array(fc.nat(), { maxLength: 24 }), (input, cuts) => {
         const whole = run([input]);
         expect(normalizeOutput(run(split(input, cuts)))).toEqual(normalizeOutput(whole));
+      }),
+      RUNS,
+    );
+  });
+
+  it('the fast paths give the events the byte machine alone gives: one byte at a time, or cut anywhere', () => {
+    // A one-byte chunk never takes a fast path (a CSI, an OSC or a text run is never wholly inside it), so
+    // this compares the fast paths against the transition table itself.
+    fc.assert(
+      fc.property(floodInput, fc.array(fc.nat(), { maxLength: 24 }), (input, cuts) => {
+        const byteAtATime = normalizeOutput(run(Array.from(input, (_, i) => input.subarray(i, i + 1))));
+        expect(normalizeOutput(run([input]))).toEqual(byteAtATime);
+        expect(normalizeOutput(run(split(input, cuts)))).toEqual(byteAtATime);
       }),
       RUNS,
     );
