@@ -61,7 +61,11 @@ const textRun = fc
   .array(
     fc.oneof(
       fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
-      fc.constantFrom('\r\n', 'line 0000000001 abcdefghijklmnopqrstuvwxyz0123456789\r\n', '\u009c\u00c2\u011c'),
+      fc.constantFrom(
+        '\r\n',
+        'line 0000000001 abcdefghijklmnopqrstuvwxyz0123456789\r\n',
+        '\u009c\u00c2\u011c',
+      ),
     ),
     { minLength: 1, maxLength: 60 },
   )
