@@ -396,7 +396,12 @@ export class Session {
   input(viewerId: string, data: Uint8Array): void {
     if (data.byteLength > MAX_INPUT_BYTES) throw new RangeError(`input over ${MAX_INPUT_BYTES} bytes`);
     if (this.exit !== null || data.byteLength === 0) return;
-    // Listeners hear the input before the PTY does (alert-spec: a keystroke acknowledges before its echo).
+    // The PTY first, then the listeners (issue 26: the attention engine's and the directory's work on a
+    // keystroke runs while the program echoes it, not before). They still hear the input before its echo
+    // (alert-spec: a keystroke acknowledges before its echo): the echo is a PTY read, a later turn of the
+    // event loop, and this emit is synchronous.
+    this.pty.write(data);
+    this.typed = true;
     this.emit({
       type: 'input',
       sessionId: this.id,
@@ -405,8 +410,6 @@ export class Session {
       data,
       at: this.opts.now(),
     });
-    this.typed = true;
-    this.pty.write(data);
     // Typing ends an away holder's wait (R-SIZE-7).
     if (this.viewers.has(viewerId) && this.authority.used(viewerId)) this.sizeChanged(viewerId);
   }
