@@ -4,6 +4,9 @@
  * text compresses to a few bytes per line, and is paged in only when a viewer scrolls that far back
  * (`history(before, count)`). Colour is not kept for these old lines: keeping it meant serializing every
  * line as it scrolled away, which cost more CPU than the parser budget allows (see bench/session-bench.ts).
+ * A plain flood the screen model skipped comes as one block of its bytes, cut into rows only when read
+ * (`pushFlood`); lines are counted as rows either way, so the bounds and indices do not depend on how lines
+ * fell into blocks.
  */
 import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 
