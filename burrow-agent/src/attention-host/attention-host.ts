@@ -4,7 +4,6 @@
  * its effects, keeps ONE timer armed for engine.nextDeadline(), persists what may survive a restart, and is
  * the remote API's AttentionPort. See README.md for the contract with the daemon.
  */
-import { constants as osConstants } from 'node:os';
 import type { PresenceState, TodoAction } from '@burrow/protocol';
 import {
   type AlertSettings,
@@ -20,6 +19,7 @@ import type { AttentionPort, PublicAttentionState } from '../remote/attention-po
 import type { Logger, PtyGeneration, SessionActivity } from '../session/activity.js';
 import { SIGNAL_EXIT_BASE } from '../session/session.js';
 import type { SessionRegistry } from '../session/session-registry.js';
+import { signalName } from '../session/signal-name.js';
 import { sessionCommandLine } from '../shell-integration/index.js';
 import { TerminalParser } from '../terminal/index.js';
 import { AttentionPersistence } from './attention-persistence.js';
@@ -534,12 +534,6 @@ export class AttentionHost implements AttentionPort {
 }
 
 /** A signal's name (SIGTERM) from its number on this platform, or null. */
-export function signalName(signal: number | null): string | null {
-  if (signal === null) return null;
-  for (const [name, n] of Object.entries(osConstants.signals)) if (n === signal) return name;
-  return null;
-}
-
 /** 8 random base-36 characters for episode ids (not a secret; unique per daemon run). */
 function bootTag(): string {
   let tag = '';

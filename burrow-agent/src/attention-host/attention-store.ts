@@ -12,8 +12,8 @@
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { MAX_SESSIONS } from '../attention/index.js';
+import { MAX_COMMAND_ARG_BYTES, MAX_COMMAND_ARGS } from '../session/command-bounds.js';
 import { MAX_SESSION_NAME, SESSION_ID_PATTERN } from '../session/session-id.js';
-import { MAX_COMMAND_ARG_BYTES, MAX_COMMAND_ARGS } from '../session/session-registry.js';
 import { JsonFileStore } from '../state/json-store.js';
 
 export const ATTENTION_FILE_NAME = 'attention.json';

@@ -7,8 +7,8 @@
  * losing bytes; while they differ it shows the session clipped, with a hint line (attach-view.ts).
  */
 
-import { signalName } from '../attention-host/attention-host.js';
 import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../screen/screen-limits.js';
+import { signalName } from '../session/signal-name.js';
 import { printable } from '../text/printable.js';
 import { AttachInputFilter, DEFAULT_DETACH_KEY, type DetachKey } from './attach-input.js';
 import { type AttachedSession, attachLine } from './attach-line.js';

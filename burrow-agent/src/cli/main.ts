@@ -5,7 +5,7 @@
  * `printable` (printable.ts).
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { AGENT_VERSION } from '../daemon/daemon.js';
+import { AGENT_VERSION } from '../program/program.js';
 import { printable, printableLines } from '../text/printable.js';
 import { type CliIo, COMMANDS, type Command } from './commands.js';
 import { CliError, EXIT_CODE_TABLE, ExitCode } from './exit-codes.js';

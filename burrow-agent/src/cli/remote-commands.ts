@@ -9,9 +9,7 @@ import type { DeviceRowResult } from '../control/control-messages.js';
 import type { PushTestResult } from '../daemon/daemon-verbs.js';
 import type { PairingResult } from '../remote/remote-endpoint.js';
 import type { PairingStarted } from '../remote/remote-service.js';
-import { devicesCommand, revokeCommand } from '../remote-cli/devices-command.js';
-import { enrollCommand } from '../remote-cli/enroll-command.js';
-import { type PairingPort, pairCommand } from '../remote-cli/pair-command.js';
+import type { PairingPort } from '../remote-cli/pair-command.js';
 import { openStateStore } from '../state/burrow-state.js';
 import { ensureOwnerOnlyDir } from '../state/state-dir.js';
 import { printable, printableJson } from '../text/printable.js';
@@ -131,6 +129,7 @@ export const REMOTE_COMMANDS: readonly Command[] = [
         } else {
           const stateDir = stateDirOf(inv.io.env);
           ensureOwnerOnlyDir(stateDir);
+          const { enrollCommand } = await import('../remote-cli/enroll-command.js');
           r = await enrollCommand({ relayUrl, secret }, openStateStore(stateDir));
         }
       } catch (err) {
@@ -159,6 +158,7 @@ export const REMOTE_COMMANDS: readonly Command[] = [
     positionals: [0, 0],
     async run(inv) {
       const label = typeof inv.values.label === 'string' ? inv.values.label : null;
+      const { pairCommand } = await import('../remote-cli/pair-command.js');
       return withDaemon(inv, (client) =>
         pairCommand({ label, yes: inv.values.yes === true }, pairingPort(client), {
           print: print(inv),
@@ -178,6 +178,7 @@ export const REMOTE_COMMANDS: readonly Command[] = [
       const [verb, id] = inv.positionals;
       if (verb !== undefined && (verb !== 'revoke' || id === undefined))
         throw new CliError(ExitCode.Usage, 'usage: burrow devices [--json] | burrow devices revoke DEVICE');
+      const { devicesCommand, revokeCommand } = await import('../remote-cli/devices-command.js');
       return withDaemon(inv, async (client) => {
         const port = {
           listDevices: async () => {

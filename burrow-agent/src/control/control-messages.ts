@@ -9,9 +9,9 @@ import * as v from 'valibot';
 import type { LastPush, PushWarning } from '../push/push-dispatch.js';
 import type { LinkStatus } from '../relay-link/link-status.js';
 import { MAX_HISTORY_PAGE } from '../screen/line-history.js';
-import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../screen/screen-model.js';
+import { MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS } from '../screen/screen-limits.js';
+import { MAX_COMMAND_ARG_BYTES, MAX_COMMAND_ARGS } from '../session/command-bounds.js';
 import { MAX_SESSION_NAME } from '../session/session-id.js';
-import { MAX_COMMAND_ARG_BYTES, MAX_COMMAND_ARGS } from '../session/session-registry.js';
 import { MAX_STATE_TEXT } from '../state/burrow-state.js';
 
 /** Longest session reference (id or name) and path accepted. */

@@ -10,7 +10,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import semver from 'semver';
+// The two functions, not the package's index: the index loads all of semver (40 modules) into every CLI call.
+import semverGt from 'semver/functions/gt.js';
+import semverValid from 'semver/functions/valid.js';
 
 /** The program's root directory (the package, or burrow-agent/ in a checkout), with no trailing slash. */
 export const PROGRAM_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -40,6 +42,6 @@ export function isCheckout(root: string = PROGRAM_ROOT): boolean {
 
 /** Whether `candidate` is a strictly newer version than `running` (semver order; false if either is not one). */
 export function isNewerVersion(candidate: string | null, running: string): boolean {
-  if (candidate === null || semver.valid(candidate) === null || semver.valid(running) === null) return false;
-  return semver.gt(candidate, running);
+  if (candidate === null || semverValid(candidate) === null || semverValid(running) === null) return false;
+  return semverGt(candidate, running);
 }

@@ -8,15 +8,13 @@ import type { RecoveryRecord } from '../recovery/recovery-record.js';
 import type { ScreenHostFactory } from '../screen/screen-host.js';
 import { defaultIntegrationDir } from '../shell-integration/index.js';
 import type { ActivityListener, Logger, OutputTap, SessionActivity } from './activity.js';
+import { MAX_COMMAND_ARG_BYTES, MAX_COMMAND_ARGS } from './command-bounds.js';
 import { type AgentConversation, Session, type SessionInfo } from './session.js';
 import { ConflictError, LimitError, NotFoundError } from './session-errors.js';
 import { newSessionId, SESSION_ID_PATTERN, sanitizeSessionName } from './session-id.js';
 
 /** Most sessions one daemon holds (running or exited). */
 export const MAX_SESSIONS = 256;
-/** Most arguments in a session's command, and longest argument. */
-export const MAX_COMMAND_ARGS = 256;
-export const MAX_COMMAND_ARG_BYTES = 4096;
 /** How often idle sessions are checked for hibernation (one timer for the whole registry). */
 export const HIBERNATE_SWEEP_MS = 10_000;
 export const DEFAULT_COLS = 80;
