@@ -213,12 +213,15 @@ export class Locator {
    * more than two).
    */
   async fill(text: string): Promise<void> {
+    // What the field held before: a fill that changed nothing (the old name still there, Chromium) is lost too.
+    const before = await this.inputValue();
     for (let attempt = 1; ; attempt++) {
       await this.host.fill(await this.#target(), text);
       const value = await this.inputValue();
       const head = text.slice(0, 4);
       const stale = value.indexOf(head) > 0; // the text typed after something else
-      if (text === '' || (value !== '' && !droppedFrom(text, value) && !stale)) return;
+      const unchanged = value === before && value !== text;
+      if (text === '' || (value !== '' && !unchanged && !droppedFrom(text, value) && !stale)) return;
       if (attempt === FILL_ATTEMPTS)
         throw new Error(`${this} still lost text after ${FILL_ATTEMPTS} fills: ${JSON.stringify(value)}`);
     }
