@@ -406,9 +406,11 @@ export class Session {
       at: this.opts.now(),
     });
     this.typed = true;
-    this.pty.write(data);
-    // Typing ends an away holder's wait (R-SIZE-7).
+    // Typing ends an away holder's wait (R-SIZE-7), before the keystrokes reach the program: it reads them at
+    // the size they were typed at. (After the write, a daemon preempted between the two calls on a loaded
+    // machine let a quick `stty size` see the old size, 1 run in 8.)
     if (this.viewers.has(viewerId) && this.authority.used(viewerId)) this.sizeChanged(viewerId);
+    this.pty.write(data);
   }
 
   /** Input given to the PTY that its program has not read yet (R-FLOW-2 waits for it to drain). */
