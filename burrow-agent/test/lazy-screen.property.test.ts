@@ -20,7 +20,11 @@ import { smallSize, terminalPiece } from './terminal-streams.js';
 
 const enc = new TextEncoder();
 
-/** Plain lines (what `seq`, `cat` of a log or base64 print), sometimes ending in an unfinished line. */
+/**
+ * Plain lines (what `seq`, `cat` of a log or base64 print), sometimes ending in an unfinished line; some empty,
+ * some wider than the terminal (a skipped flood's history is cut into rows only when read: the rows must be
+ * the ones xterm wraps).
+ */
 const flood = fc
   .tuple(
     fc.integer({ min: 350, max: 1500 }),
@@ -32,7 +36,7 @@ const flood = fc
     let out = '';
     for (let i = 0; i < lines; i++) {
       const n = (seed + i * 7919) % (width + 1);
-      out += `${i} ${'abcdefghij'.repeat(10).slice(0, n)}\r\n`;
+      out += n === 0 && seed % 2 === 1 ? '\r\n' : `${i} ${'abcdefghij'.repeat(10).slice(0, n)}\r\n`;
     }
     return unfinished ? `${out}$ ` : out;
   });
@@ -176,7 +180,8 @@ describe('LazyScreen (property)', () => {
         },
       ),
       // A fixed seed, like the other property tests here, so `npm test` is the same run each time; look for more
-      // by running with another seed by hand (seeds 11, 12 and 13 at 1,000 runs each found nothing, 3 Dec 2026).
+      // by running with another seed by hand (seeds 11, 12 and 13 at 1,000 runs each found nothing, 3 Dec 2026;
+      // with floods taken into history whole, seeds 21, 22, 23, 31 and 32 at 1,000 runs each, 4 Dec 2026).
       { seed: 2626, numRuns: 300 },
     );
     // Worth something only if hand-overs did take the plain-text skip.

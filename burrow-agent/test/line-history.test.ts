@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   HISTORY_BLOCK_LINES,
   LineHistory,
+  MAX_HISTORY_BYTES,
   MAX_HISTORY_LINES,
   MAX_HISTORY_PAGE,
 } from '../src/screen/line-history.js';
@@ -42,6 +44,110 @@ describe('LineHistory during a flood', () => {
     await until('every kept block compressed', () => h.byteSize < kept * 2048, 10_000);
     expect(h.compressions).toBeLessThanOrEqual(blocksWhenFull + kept + 1);
     expect(h.read(total, 2).lines).toEqual([`flood line ${total - 2}`, `flood line ${total - 1}`]);
+  });
+});
+
+/** Every line `h` holds, oldest first, in pages of `page`. */
+function allLines(h: LineHistory, page = MAX_HISTORY_PAGE): string[] {
+  const lines: string[] = [];
+  for (let before = h.endLine; before > h.firstLine; ) {
+    const p = h.read(before, page);
+    lines.unshift(...p.lines);
+    before = p.first;
+  }
+  return lines;
+}
+
+/** A flood's lines as the terminal gets them (CR LF), and the rows xterm cuts them into at `cols`. */
+function flood(lines: string[], cols: number): { bytes: Buffer; rows: string[] } {
+  const rows: string[] = [];
+  for (const l of lines) {
+    if (l.length === 0) rows.push('');
+    for (let at = 0; at < l.length; at += cols) rows.push(l.slice(at, at + cols));
+  }
+  return { bytes: Buffer.from(lines.map((l) => `${l}\r\n`).join(''), 'latin1'), rows };
+}
+
+describe('LineHistory with floods taken whole', { timeout: 30_000 }, () => {
+  // Empty lines, lines of exactly the width and lines that wrap into several rows.
+  const lineOf = (i: number) => 'x0123456789'.repeat(5).slice(0, (i * 7) % 53);
+
+  it('pages a flood block back row by row, as rows pushed one by one would be, compressed or not', async () => {
+    const cols = 11;
+    const eager = new LineHistory();
+    const lazy = new LineHistory();
+    let n = 0;
+    for (let round = 0; round < 6; round++) {
+      for (let i = 0; i < 37 * round; i++) {
+        eager.push(`line ${n}`);
+        lazy.push(`line ${n++}`);
+      }
+      const f = flood(
+        Array.from({ length: 300 + round * 50 }, (_, i) => lineOf(n + i)),
+        cols,
+      );
+      n += 300 + round * 50;
+      for (const r of f.rows) eager.push(r);
+      lazy.pushFlood(f.bytes, cols, f.rows.length);
+    }
+    expect(lazy.endLine).toBe(eager.endLine);
+    const expected = allLines(eager);
+    expect(expected.length).toBe(eager.endLine);
+    // Pages that start and end inside wrapped lines and across block edges.
+    for (const page of [MAX_HISTORY_PAGE, 97, 1]) expect(allLines(lazy, page)).toEqual(expected);
+    const plainSize = lazy.byteSize;
+    await until('blocks compressed', () => lazy.byteSize < plainSize / 2);
+    expect(allLines(lazy, 113)).toEqual(expected);
+  });
+
+  it('keeps exactly the newest MAX_HISTORY_LINES lines, however they came', () => {
+    const cols = 40;
+    const eager = new LineHistory();
+    const lazy = new LineHistory();
+    let n = 0;
+    // Floods of ~20,000 rows between short runs of lines: the bound falls inside a flood block.
+    while (eager.endLine < MAX_HISTORY_LINES * 2 + 12_345) {
+      for (let i = 0; i < 100; i++) {
+        eager.push(`prompt ${n}`);
+        lazy.push(`prompt ${n++}`);
+      }
+      const f = flood(
+        Array.from({ length: 15_000 }, (_, i) => `${n + i} ${lineOf(n + i)}`),
+        cols,
+      );
+      n += 15_000;
+      for (const r of f.rows) eager.push(r);
+      lazy.pushFlood(f.bytes, cols, f.rows.length);
+      expect(lazy.endLine).toBe(eager.endLine);
+      expect(lazy.firstLine).toBe(Math.max(0, lazy.endLine - MAX_HISTORY_LINES));
+      expect(eager.firstLine).toBe(lazy.firstLine);
+    }
+    const oldest = lazy.read(lazy.firstLine + 500, 500);
+    expect(oldest).toEqual(eager.read(eager.firstLine + 500, 500));
+    expect(oldest.first).toBe(lazy.firstLine);
+    expect(lazy.read(lazy.endLine, 1000)).toEqual(eager.read(eager.endLine, 1000));
+    expect(allLines(lazy)).toEqual(allLines(eager));
+  });
+
+  it('holds at most MAX_HISTORY_BYTES of a flood that hardly compresses, and compresses only what it keeps', async () => {
+    const h = new LineHistory();
+    // 16 MiB of base64 (76 columns, 1 MiB blocks as ScreenModel hands them over): deflate shrinks it to ~75 %.
+    const cols = 76;
+    let last = '';
+    for (let i = 0; i < 16; i++) {
+      const lines = randomBytes(768 * 1024)
+        .toString('base64')
+        .match(/.{1,76}/g)!;
+      last = lines.at(-1)!;
+      const f = flood(lines, cols);
+      h.pushFlood(f.bytes, cols, f.rows.length);
+    }
+    // Until the byte bound first dropped a block (its 8th: each counts a quarter of its ~1.07 MB until
+    // compressed), blocks were compressed at once; none after, while the flood went on.
+    expect(h.compressions).toBeLessThanOrEqual(8);
+    await until('compressed after the pause', () => h.byteSize <= MAX_HISTORY_BYTES, 10_000);
+    expect(h.read(h.endLine, 1).lines).toEqual([last]);
+    expect(h.compressions).toBeLessThan(12);
   });
 });
 

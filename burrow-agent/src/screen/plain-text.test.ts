@@ -15,7 +15,99 @@ const text = fc
   )
   .map((parts) => enc(parts.join('')));
 
+/** plainLines and nextPlainRun byte by byte, as they were before they read four bytes at a time: the reference. */
+function referencePlain(chunk: Uint8Array): { ends: number[]; plainToEnd: boolean } {
+  const ends: number[] = [];
+  for (let i = 0; i < chunk.byteLength; i++) {
+    const b = chunk[i]!;
+    if (b >= 0x20 && b <= 0x7e) continue;
+    if (b === 0x0d) {
+      if (i + 1 === chunk.byteLength) break;
+      if (chunk[i + 1] === 0x0a) {
+        ends.push(i++);
+        continue;
+      }
+    }
+    return { ends, plainToEnd: false };
+  }
+  return { ends, plainToEnd: true };
+}
+
+function referenceRun(chunk: Uint8Array, from: number, minBytes: number): number {
+  const n = chunk.byteLength;
+  let run = from === 0 || (chunk[from - 1] === 0x0a && chunk[from - 2] === 0x0d) ? from : -1;
+  for (let i = from; i < n; i++) {
+    const b = chunk[i]!;
+    if (b >= 0x20 && b <= 0x7e) continue;
+    if (b === 0x0d && i + 1 < n && chunk[i + 1] === 0x0a) {
+      i++;
+      if (run >= 0 && i + 1 - run >= minBytes) return run;
+      if (run < 0) run = i + 1;
+      continue;
+    }
+    if (b === 0x0d && i + 1 === n) break;
+    run = -1;
+  }
+  return run >= 0 && n - run >= minBytes ? run : -1;
+}
+
+/**
+ * Bytes at the edges of the printable range and the word tricks' (0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xff, 0x00)
+ * among long plain runs, at every alignment (a view into a larger buffer at a random offset).
+ */
+const edgy = fc
+  .tuple(
+    fc.array(
+      fc.oneof(
+        {
+          arbitrary: fc.string({ unit: fc.constantFrom('a', ' ', '~', '}', '!'), maxLength: 40 }),
+          weight: 6,
+        },
+        { arbitrary: fc.constant('\r\n'), weight: 4 },
+        {
+          arbitrary: fc.constantFrom(
+            '\x1f',
+            '\x7f',
+            '\x80',
+            '\xff',
+            '\x00',
+            '\r',
+            '\n',
+            '\x9f',
+            '\xa0',
+            '\xfe',
+          ),
+          weight: 1,
+        },
+      ),
+      { maxLength: 200 },
+    ),
+    fc.integer({ min: 0, max: 7 }),
+    fc.nat(),
+    fc.integer({ min: 1, max: 300 }),
+  )
+  .map(([parts, offset, from, min]) => {
+    const bytes = Buffer.from(parts.join(''), 'latin1');
+    const backing = new Uint8Array(bytes.length + offset);
+    backing.set(bytes, offset);
+    const chunk = backing.subarray(offset);
+    return { chunk, from: from % (chunk.byteLength + 1), min };
+  });
+
 describe('plainLines', () => {
+  it('reads four bytes at a time exactly as byte by byte, at every alignment (property)', () => {
+    fc.assert(
+      fc.property(edgy, ({ chunk, from, min }) => {
+        const ref = referencePlain(chunk);
+        const l = plainLines(chunk);
+        expect([...l.ends]).toEqual(ref.ends);
+        expect(l.plainToEnd).toBe(ref.plainToEnd);
+        expect(nextPlainRun(chunk, from, min)).toBe(referenceRun(chunk, from, min));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('finds CR LF lines of printable ASCII; a lone CR may end the chunk', () => {
     const l = plainLines(enc('ab\r\n\r\nxyz\r'));
     expect(l.count).toBe(2);

@@ -284,24 +284,22 @@ export class ScreenModel {
   }
 
   /**
-   * Lines [0, tail) of a plain flood go to history as rows (what xterm would have scrolled off), and the offsets
+   * Lines [0, tail) of a plain flood go to history as the rows xterm would have scrolled off — as one block of
+   * their bytes, cut into rows only if a history page asks for them (LineHistory.pushFlood) — and the offsets
    * move past them as if xterm had parsed them.
    */
   private skipRows(chunk: Uint8Array, lines: PlainLines, tail: number): void {
     const { cols } = this.termSize;
     // Rows already in xterm above the cursor leave it while the tail scrolls in: history takes them first.
     this.harvest(true);
-    // One Buffer view for every row's text (a view per row was a third of this loop's cost).
-    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let rows = 0;
     for (let i = 0; i < tail; i++) {
-      const start = lines.starts[i]!;
-      const end = lines.ends[i]!;
-      if (start === end) this.history.push('');
-      for (let at = start; at < end; at += cols) {
-        this.history.push(bytes.toString('latin1', at, Math.min(end, at + cols)));
-      }
+      const length = lines.ends[i]! - lines.starts[i]!;
+      rows += length === 0 ? 1 : Math.ceil(length / cols);
     }
     const skipped = lines.starts[tail]!;
+    // A copy: the hand-over buffer goes back to the daemon's thread once parsed (screen-worker.ts).
+    this.history.pushFlood(Buffer.from(chunk.subarray(0, skipped)), cols, rows);
     this.handed += skipped;
     this.parsed += skipped;
     this.skipped += skipped;

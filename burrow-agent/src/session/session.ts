@@ -396,10 +396,14 @@ export class Session {
   input(viewerId: string, data: Uint8Array): void {
     if (data.byteLength > MAX_INPUT_BYTES) throw new RangeError(`input over ${MAX_INPUT_BYTES} bytes`);
     if (this.exit !== null || data.byteLength === 0) return;
-    // The PTY first, then the listeners (issue 26: the attention engine's and the directory's work on a
-    // keystroke runs while the program echoes it, not before). They still hear the input before its echo
-    // (alert-spec: a keystroke acknowledges before its echo): the echo is a PTY read, a later turn of the
-    // event loop, and this emit is synchronous.
+    // Typing ends an away holder's wait (R-SIZE-7), before the keystrokes reach the program: it reads them at
+    // the size they were typed at. (After the write, a daemon preempted between the two calls on a loaded
+    // machine let a quick `stty size` see the old size, 1 run in 8.)
+    if (this.viewers.has(viewerId) && this.authority.used(viewerId)) this.sizeChanged(viewerId);
+    // The PTY, then the listeners (issue 26: the attention engine's and the directory's work on a keystroke runs
+    // while the program echoes it, not before). They still hear the input before its echo (alert-spec: a
+    // keystroke acknowledges before its echo): the echo is a PTY read, a later turn of the event loop, and this
+    // emit is synchronous.
     this.pty.write(data);
     this.typed = true;
     this.emit({
@@ -410,8 +414,6 @@ export class Session {
       data,
       at: this.opts.now(),
     });
-    // Typing ends an away holder's wait (R-SIZE-7).
-    if (this.viewers.has(viewerId) && this.authority.used(viewerId)) this.sizeChanged(viewerId);
   }
 
   /** Input given to the PTY that its program has not read yet (R-FLOW-2 waits for it to drain). */

@@ -208,17 +208,22 @@ export class Locator {
    * - Puppeteer's fill (Firefox) empties the field through the DOM, which React does not see: a re-render
    *   in between (the list's "just now" ticking) put the old value back, and the text was typed after it
    *   ("bash終わらない名前…", full run of 3 Dec 2026).
-   * So a fill that left the field empty, whose value is the text with one or two characters missing, or
-   * whose value has the text's start after something else, is repeated. Any other value is the page's to keep (normalized, or cut to the field's length: a cut takes
-   * more than two).
+   * - Chromium once left a rename field as it was (the session's old name; full run of 4 Dec 2026), and Save
+   *   renamed the session to itself.
+   * So a fill that left the field empty or as it was, whose value is the text with one or two characters
+   * missing, or whose value has the text's start after something else, is repeated. Any other value is the
+   * page's to keep (normalized, or cut to the field's length: a cut takes more than two).
    */
   async fill(text: string): Promise<void> {
+    // What the field held before: a fill that changed nothing (the old name still there, Chromium) is lost too.
+    const before = await this.inputValue();
     for (let attempt = 1; ; attempt++) {
       await this.host.fill(await this.#target(), text);
       const value = await this.inputValue();
       const head = text.slice(0, 4);
       const stale = value.indexOf(head) > 0; // the text typed after something else
-      if (text === '' || (value !== '' && !droppedFrom(text, value) && !stale)) return;
+      const unchanged = value === before && value !== text;
+      if (text === '' || (value !== '' && !unchanged && !droppedFrom(text, value) && !stale)) return;
       if (attempt === FILL_ATTEMPTS)
         throw new Error(`${this} still lost text after ${FILL_ATTEMPTS} fills: ${JSON.stringify(value)}`);
     }
