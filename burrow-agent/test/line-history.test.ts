@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
+  COMPRESS_AFTER_IDLE_MS,
   HISTORY_BLOCK_LINES,
   LineHistory,
   MAX_HISTORY_BYTES,
@@ -148,6 +149,26 @@ describe('LineHistory with floods taken whole', { timeout: 30_000 }, () => {
     await until('compressed after the pause', () => h.byteSize <= MAX_HISTORY_BYTES, 10_000);
     expect(h.read(h.endLine, 1).lines).toEqual([last]);
     expect(h.compressions).toBeLessThan(12);
+  });
+
+  it('compresses what waits when the pause comes while a block from the flood is still deflating', async () => {
+    const h = new LineHistory();
+    const cols = 76;
+    // Only the pause timer is faked, so it can fire while the deflates begun during the flood are in flight.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      for (let i = 0; i < 16; i++) {
+        const lines = randomBytes(768 * 1024)
+          .toString('base64')
+          .match(/.{1,76}/g)!;
+        const f = flood(lines, cols);
+        h.pushFlood(f.bytes, cols, f.rows.length);
+      }
+      vi.advanceTimersByTime(COMPRESS_AFTER_IDLE_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+    await until('compressed after the pause', () => h.byteSize <= MAX_HISTORY_BYTES, 10_000);
   });
 });
 

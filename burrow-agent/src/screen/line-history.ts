@@ -87,6 +87,11 @@ export class LineHistory {
   /** Plain bytes of sealed blocks not yet handed to compression. */
   private waitingBytes = 0;
   private compressTimer: NodeJS.Timeout | undefined;
+  /**
+   * The output paused with blocks still waiting: they are compressed one after another, each chained off the
+   * completion of whatever compression was in flight (see `compressWaiting`).
+   */
+  private paused = false;
   private open: string[] = [];
   /** Absolute index of the first line of `open`. */
   private openFirst = 0;
@@ -246,8 +251,12 @@ export class LineHistory {
       if (!b.compressing && b.plain !== null) this.compress(b);
     }
     clearTimeout(this.compressTimer);
+    this.paused = false;
     if (this.waitingBytes > 0) {
-      this.compressTimer = setTimeout(() => this.compressWaiting(), COMPRESS_AFTER_IDLE_MS);
+      this.compressTimer = setTimeout(() => {
+        this.paused = true;
+        this.compressWaiting();
+      }, COMPRESS_AFTER_IDLE_MS);
       this.compressTimer.unref();
     }
   }
@@ -259,18 +268,22 @@ export class LineHistory {
    * cost zlib.
    */
   private compressWaiting(): void {
-    if (this.pending > 0) return; // the block in flight continues the chain
+    // A compression in flight — this chain's, or one begun during the flood — continues the chain when it
+    // completes (`compress`). Chaining only off this chain's own blocks left the rest uncompressed, and over
+    // MAX_HISTORY_BYTES, whenever the pause came while a block started during the flood was still deflating.
+    if (this.pending > 0) return;
     for (let i = this.sealed.length - 1; i >= 0; i--) {
       const b = this.sealed[i]!;
       if (!b.compressing && b.plain !== null) {
-        this.compress(b, () => this.compressWaiting());
+        this.compress(b);
         return;
       }
     }
+    this.paused = false;
   }
 
   /** Level 1: history is written far more than read, and level 1 still shrinks terminal text ~4–8×. */
-  private compress(block: Block, then: () => void = () => {}): void {
+  private compress(block: Block): void {
     const plain = block.plain!;
     block.compressing = true;
     this.compressions++;
@@ -290,15 +303,15 @@ export class LineHistory {
     };
     const input = typeof plain === 'string' ? Buffer.from(plain, 'utf8') : plain;
     if (this.pending >= MAX_PENDING_COMPRESSIONS) {
+      // Only while MAX_PENDING_COMPRESSIONS are in flight: their completions continue any chain.
       done(deflateRawSync(input, { level: 1 }));
-      then();
       return;
     }
     this.pending++;
     deflateRaw(input, { level: 1 }, (err, data) => {
       this.pending--;
       if (err === null) done(data);
-      then();
+      if (this.pending === 0 && this.paused) this.compressWaiting();
     });
   }
 }
