@@ -5,7 +5,14 @@ import type { BuildFile } from '@burrow/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { MemoryConnection } from '../test-support/memory-connection.js';
 import { BuildGuard } from './build-guard.js';
-import { guardConnection, MAX_HELD_INPUT, POCKET_BUILD_WAIT_MS, REFUSED_TEXT } from './guarded-connection.js';
+import {
+  guardConnection,
+  MAX_HELD_INPUT,
+  POCKET_BUILD_WAIT_MS,
+  REFUSED_TEXT,
+  REQUEST_CHECK_WAIT_MS,
+  UNCHECKED_TEXT,
+} from './guarded-connection.js';
 import type { ServedBuild } from './served-build.js';
 
 const FILES: BuildFile[] = [{ path: '/index.html', sha256: 'C'.repeat(43) }];
@@ -28,15 +35,55 @@ function setup(served: ServedBuild = SERVED) {
 
 describe('guardConnection', () => {
   it('sends nothing that acts on the computer before the Burrow vouched for this build', async () => {
-    const { conn, link, sent, inner } = setup();
+    const { conn, link, sent, inner, vouch } = setup();
     link.input('rm -rf ~\r');
     link.reply(new Uint8Array([0x1b]));
+    // Asked during the check: they wait for its verdict, and a build not vouched for refuses them.
+    const create = expect(
+      conn.create({ argv: null, cwd: null, name: null, cols: 80, rows: 24 }),
+    ).rejects.toThrow(REFUSED_TEXT);
+    const kill = expect(conn.kill('s1')).rejects.toThrow(REFUSED_TEXT);
+    await vouch([{ path: '/index.html', sha256: 'D'.repeat(43) }]);
+    await create;
+    await kill;
     await expect(conn.create({ argv: null, cwd: null, name: null, cols: 80, rows: 24 })).rejects.toThrow(
       REFUSED_TEXT,
     );
-    await expect(conn.kill('s1')).rejects.toThrow(REFUSED_TEXT);
     expect(sent()).toEqual([]);
     expect(inner.calls.filter((c) => c[0] === 'create' || c[0] === 'kill')).toEqual([]);
+  });
+
+  it('a new session asked for while the check is under way waits for it, and starts once vouched', async () => {
+    const { conn, inner, vouch } = setup();
+    let created = false;
+    const create = conn.create({ argv: null, cwd: null, name: null, cols: 80, rows: 24 }).then(() => {
+      created = true;
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(created).toBe(false);
+    expect(inner.calls.filter((c) => c[0] === 'create')).toEqual([]);
+    await vouch(FILES);
+    await create;
+    expect(inner.calls.filter((c) => c[0] === 'create')).toHaveLength(1);
+  });
+
+  it('a request whose check never ends is refused after REQUEST_CHECK_WAIT_MS, and says why', async () => {
+    vi.useFakeTimers();
+    try {
+      const guard = new BuildGuard(async () => SERVED);
+      const inner = new MemoryConnection();
+      const conn = guardConnection(inner, BURROW, guard);
+      const kill = conn.kill('s1');
+      const outcome = kill.then(
+        () => 'sent',
+        (e: Error) => e.message,
+      );
+      await vi.advanceTimersByTimeAsync(REQUEST_CHECK_WAIT_MS);
+      expect(await outcome).toBe(UNCHECKED_TEXT);
+      expect(inner.calls.filter((c) => c[0] === 'kill')).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('once the served build is the vouched one, everything goes through', async () => {

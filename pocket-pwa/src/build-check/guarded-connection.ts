@@ -3,6 +3,7 @@
  * `pocket-build` to the BuildGuard, and while that Burrow does not vouch for the running build it sends nothing
  * that acts on the computer — no keystrokes, no paste, no terminal replies, no new session, no kill — and says
  * why. Reading (the list, output, history) and harmless requests (rename, TODO, acknowledge) go through.
+ * What is asked while the check is under way waits for it: typing is held, requests wait.
  */
 import type {
   ConnectionEvent,
@@ -28,9 +29,20 @@ export const POCKET_BUILD_WAIT_MS = 10_000;
  */
 export const MAX_HELD_INPUT = 64 * 1024;
 
+/**
+ * Longest a request that acts (a new session, a kill, a resume) waits for a check still under way (ms). The check
+ * ends once the Burrow's `pocket-build` is compared with the served files (or POCKET_BUILD_WAIT_MS after
+ * connecting without one); hashing those files on a slow phone takes seconds, not this long.
+ */
+export const REQUEST_CHECK_WAIT_MS = 30_000;
+
 /** The error a refused request rejects with (the list shows it in its error banner). */
 export const REFUSED_TEXT =
   'Not sent: this copy of Pocket is not one your computer vouches for (see the warning above).';
+
+/** The error of a request whose check did not end within REQUEST_CHECK_WAIT_MS. */
+export const UNCHECKED_TEXT =
+  'Not sent: this copy of Pocket is still being checked against your computer. Try again in a moment.';
 
 export function guardConnection(
   inner: PocketConnection,
@@ -56,6 +68,28 @@ export function guardConnection(
   });
   const allowed = () => allowsInput(guard.verdict(burrowId));
   const refuse = () => Promise.reject(new Error(REFUSED_TEXT));
+  const checking = () => guard.verdict(burrowId).kind === 'checking';
+  /**
+   * A request that acts on the computer goes only for a vouched build. Asked while the check is still under way
+   * (Start tapped right after Pocket opened), it waits for the verdict: refused at once, the tap was lost with
+   * a warning about a build that was in fact vouched (WebKit e2e: the form closed, and no session started).
+   */
+  const acting = <T>(request: () => Promise<T>): Promise<T> => {
+    if (!checking()) return allowed() ? request() : refuse();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        timers.clear(timer);
+        unsubscribe();
+        resolve();
+      };
+      const unsubscribe = guard.subscribe(() => {
+        if (!checking()) done();
+      });
+      const timer = timers.set(done, REQUEST_CHECK_WAIT_MS);
+    }).then(() =>
+      checking() ? Promise.reject(new Error(UNCHECKED_TEXT)) : allowed() ? request() : refuse(),
+    );
+  };
   const guarded: PocketConnection = {
     get status() {
       return inner.status;
@@ -118,14 +152,14 @@ export function guardConnection(
     acknowledge: (sessionId, withInput) => inner.acknowledge(sessionId, withInput),
     todo: (sessionId, action) => inner.todo(sessionId, action),
     dismiss: (sessionId) => inner.dismiss(sessionId),
-    create: (options: CreateOptions) => (allowed() ? inner.create(options) : refuse()),
+    create: (options: CreateOptions) => acting(() => inner.create(options)),
     rename: (sessionId, name) => inner.rename(sessionId, name),
-    kill: (sessionId) => (allowed() ? inner.kill(sessionId) : refuse()),
+    kill: (sessionId) => acting(() => inner.kill(sessionId)),
   };
   const { forgetMe, pushTest, resume } = inner;
   if (forgetMe) guarded.forgetMe = () => forgetMe.call(inner);
   // A resume starts the agent again on the computer: as gated as a new session.
-  if (resume) guarded.resume = (sessionId) => (allowed() ? resume.call(inner, sessionId) : refuse());
+  if (resume) guarded.resume = (sessionId) => acting(() => resume.call(inner, sessionId));
   if (pushTest) guarded.pushTest = () => pushTest.call(inner);
   // The direct path changes how bytes travel, not what they do: read and set as the phone's settings are.
   Object.defineProperties(guarded, {
