@@ -9,7 +9,16 @@
  * e2e bodies were written against, and testing-library's `ByText` matches an element's own text nodes only.
  */
 import { queryAllByRole } from '@testing-library/dom';
-import { type Box, IN_PAGE_GLOBAL, MARK_ATTRIBUTE, type Query, type Step, type TextMatch } from './steps.js';
+import {
+  type Box,
+  type Hit,
+  IN_PAGE_GLOBAL,
+  MARK_ATTRIBUTE,
+  type Query,
+  type Reached,
+  type Step,
+  type TextMatch,
+} from './steps.js';
 
 const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -76,8 +85,40 @@ function visible(el: Element): boolean {
 
 let nextMark = 1;
 
+/** This document, for telling a tap that navigated from one that did nothing. */
+const documentId = `${Date.now()}-${Math.random()}`;
+/** The element the last `hit` looked at, and whether an event of a tap has reached it since. */
+let watched: { el: Element; reached: boolean } | null = null;
+for (const type of ['pointerdown', 'mousedown', 'touchstart', 'click']) {
+  addEventListener(
+    type,
+    (e) => {
+      if (watched !== null && e.target instanceof Node && watched.el.contains(e.target))
+        watched.reached = true;
+    },
+    { capture: true },
+  );
+}
+
+function hit(el: Element): Hit {
+  const r = el.getBoundingClientRect();
+  const x = Math.min(Math.max(r.x + r.width / 2, 0), innerWidth - 1);
+  const y = Math.min(Math.max(r.y + r.height / 2, 0), innerHeight - 1);
+  const top = document.elementFromPoint(x, y);
+  watched = { el, reached: false };
+  return {
+    box: { x: r.x, y: r.y, width: r.width, height: r.height },
+    onTop: top !== null && el.contains(top),
+    document: documentId,
+  };
+}
+
 /** Answers one query; a single-element query on zero or several matches says so instead of guessing. */
 function run(query: Query): unknown {
+  if (query.op === 'reached') {
+    const answer: Reached = { reached: watched?.reached ?? false, document: documentId };
+    return answer;
+  }
   const all = resolve([document.documentElement], query.chain);
   switch (query.op) {
     case 'count':
@@ -114,6 +155,8 @@ function run(query: Query): unknown {
       el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       return { value: `[${MARK_ATTRIBUTE}="${id}"]` };
     }
+    case 'hit':
+      return { value: hit(el) };
   }
 }
 

@@ -4,7 +4,7 @@
  * every engine. Actions and single-element reads are strict like Playwright's: several matches are an error
  * that names the locator, never a silent pick.
  */
-import type { Box, Query, Step, TextMatch } from './steps.js';
+import type { Box, Hit, Query, Reached, Step, TextMatch } from './steps.js';
 
 /** How long an action or read waits for its element unless told otherwise. */
 export const DEFAULT_WAIT_MS = 15_000;
@@ -36,6 +36,11 @@ export interface LocatorHost {
 
 /** Fills tried before a field that will not take its text fails the test (see `Locator.fill`). */
 const FILL_ATTEMPTS = 5;
+/** Taps tried before an element no tap reaches fails the test (see `Locator.tap`). */
+const TAP_ATTEMPTS = 3;
+
+const sameBox = (a: Box, b: Box) =>
+  a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 
 export function textMatch(text: Text, exact = false): TextMatch {
   return typeof text === 'string'
@@ -196,8 +201,40 @@ export class Locator {
     await this.waitFor();
     return this.#one({ op: 'mark', chain: this.chain });
   }
+  /**
+   * Taps the element once it holds still and nothing covers it, and checks the tap reached it, as Playwright's
+   * actionability checks do for Chromium (page.tap). WebDriver's click (WebKit) and Puppeteer's (Firefox) click
+   * wherever the element was when they looked: Pocket's build warning, appearing above a prompt just then,
+   * moved "Go back" ~230 px down between the look and the click, and the click landed on the warning's text
+   * (WebKit, three full runs of 3–4 Dec 2026). A tap that reached nothing is tried again; one that navigated
+   * (another document answers) counts as taken.
+   */
   async tap(): Promise<void> {
-    await this.host.tap(await this.#target());
+    for (let attempt = 1; ; attempt++) {
+      const selector = await this.#target();
+      const at = await this.#steady();
+      await this.host.tap(selector);
+      const after = (await this.host.query({ op: 'reached' }).catch(() => null)) as Reached | null;
+      if (after === null || after.reached || after.document !== at.document) return;
+      if (attempt === TAP_ATTEMPTS)
+        throw new Error(`${this}: ${TAP_ATTEMPTS} taps never reached it (something moved it or covered it)`);
+      console.warn(`[e2e] a tap on ${this} did not reach it; tapping again`);
+    }
+  }
+
+  /** The element's box once two looks (POLL_MS apart) agree and a tap at its centre would reach it. */
+  async #steady(): Promise<Hit> {
+    let last: Hit | null = null;
+    return poll(
+      async () => {
+        const now = await this.#one<Hit>({ op: 'hit', chain: this.chain });
+        const held = last !== null && sameBox(last.box, now.box);
+        last = now;
+        return held && now.onTop ? now : undefined;
+      },
+      () => `${this} to hold still, uncovered (last: ${JSON.stringify(last)})`,
+      DEFAULT_WAIT_MS,
+    );
   }
   /**
    * Replaces the field's text, and checks it took. Two drivers lose text on a busy machine, and the page is not

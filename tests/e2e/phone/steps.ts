@@ -32,7 +32,29 @@ export type Query =
   | { readonly op: 'box'; readonly chain: readonly Step[] }
   | { readonly op: 'focus'; readonly chain: readonly Step[] }
   /** Tags the one match with a `data-e2e` id and scrolls it into view, so an engine can act on it by CSS. */
-  | { readonly op: 'mark'; readonly chain: readonly Step[] };
+  | { readonly op: 'mark'; readonly chain: readonly Step[] }
+  /**
+   * Where the one match is and whether a tap at its centre would reach it (the topmost element there is it or
+   * inside it); and, from now until the next `hit`, records whether a pointer, touch or click event reaches it.
+   */
+  | { readonly op: 'hit'; readonly chain: readonly Step[] }
+  /** Whether a pointer, touch or click event reached the match of the last `hit`, in this document. */
+  | { readonly op: 'reached' };
+
+/** The answer to `hit`. */
+export interface Hit {
+  readonly box: Box;
+  /** A tap at the box's centre (clipped to the viewport) lands on the element. */
+  readonly onTop: boolean;
+  /** This document's id: another one after a tap means the tap navigated. */
+  readonly document: string;
+}
+
+/** The answer to `reached`. */
+export interface Reached {
+  readonly reached: boolean;
+  readonly document: string;
+}
 
 export interface Box {
   readonly x: number;
