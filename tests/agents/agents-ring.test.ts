@@ -52,6 +52,9 @@ const PRESENT_FOR_MS = 180_000;
 const ASK_AGAIN_AT_MS = 70_000;
 const TEST_MS = START_MS + 4 * STEP_MS + PRESENT_FOR_MS + 60_000;
 const POLL_MS = 25;
+/** How long a typed line may take to show on the phone's screen, and how often a person types it before giving up. */
+const TYPED_SHOWS_MS = 5_000;
+const TYPE_ATTEMPTS = 2;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -69,6 +72,8 @@ class AgentOnPhone {
   readonly #screen = new Terminal({ cols: COLS, rows: ROWS, allowProposedApi: true, scrollback: 0 });
   /** Every state the phone saw the session in, with when. */
   readonly entries: Array<{ at: number; entry: SessionEntry }> = [];
+  /** What the agent's input line showed each time a typed line had to be typed again. */
+  readonly retypes: string[] = [];
   #term: ReturnType<BurrowConnection['attach']> | null = null;
 
   constructor(
@@ -113,14 +118,56 @@ class AgentOnPhone {
     return lines.join('\n');
   }
 
-  /** Types like a person on the phone: a key at a time, then Enter. */
+  /**
+   * Types like a person on the phone: a key at a time, a look at the agent's input line, then Enter. A person
+   * who sees keys missing rubs the line out and types it again (at most TYPE_ATTEMPTS times, each noted in
+   * `retypes`): Gemini CLI once took "Please create approved.txt" as "Please create approved." in CI and
+   * answered the wrong request (not seen again here in 50 runs of the line straight into its PTY and 15 through
+   * Burrow; Burrow's own input path is held lossless by its input tests, so this only keeps a ring test from
+   * failing on an agent's dropped keys).
+   */
   async typeLine(text: string): Promise<void> {
-    for (const ch of text) {
-      this.#term!.input(ch);
-      await sleep(15);
+    const before = this.#linesWith(text);
+    for (let attempt = 1; ; attempt++) {
+      for (const ch of text) {
+        this.#term!.input(ch);
+        await sleep(15);
+      }
+      try {
+        await until(
+          () => this.#linesWith(text) > before,
+          `${this.agent} to show the typed line`,
+          TYPED_SHOWS_MS,
+        );
+        break;
+      } catch (err) {
+        const shown =
+          this.screen()
+            .split('\n')
+            .find((l) => l.includes(text.slice(0, 8)))
+            ?.trim() ?? '';
+        if (attempt === TYPE_ATTEMPTS)
+          throw new Error(`${(err as Error).message}; the line shows ${JSON.stringify(shown)}`);
+        this.retypes.push(shown);
+        console.log(
+          `[figure] ${this.agent}: typed ${JSON.stringify(text)}, the line showed ${JSON.stringify(shown)}: typed again`,
+        );
+        for (let k = 0; k < text.length + 5; k++) {
+          this.#term!.input('\x7f');
+          await sleep(15);
+        }
+        await sleep(500);
+      }
     }
     await sleep(300);
     this.#term!.input('\r');
+  }
+
+  /** Screen lines holding `text`. */
+  #linesWith(text: string): number {
+    return this.screen()
+      .split('\n')
+      .filter((l) => l.includes(text)).length;
   }
 
   input(data: string): void {
@@ -165,6 +212,8 @@ interface RingReport {
   turnEndBody: string;
   turnEndEpisodes: number;
   presentRings: number;
+  /** The input line each time the request had to be typed again (normally none). */
+  retypes: string[];
 }
 
 /** The relay, starting (wrangler dev: seconds) while each test starts its daemon. */
@@ -337,6 +386,7 @@ describe.concurrent('issue 23: the real agent CLIs in Burrow, default config, no
         turnEndBody: end.body,
         turnEndEpisodes,
         presentRings,
+        retypes: on.retypes,
       });
     },
   );
