@@ -2,7 +2,10 @@
  * The phone harness's tap (tests/e2e/phone/locator.ts), in every engine: it waits for an element that is
  * still moving or covered, and a tap lands on it exactly once. WebDriver (WebKit) and Puppeteer (Firefox)
  * click where the element was when they looked; Pocket's build warning appearing above a prompt moved "Go
- * back" under the click, and the click landed on the warning (three full runs, 3–4 Dec 2026).
+ * back" under the click, and the click landed on the warning (three full runs, 3–4 Dec 2026). An element out of
+ * view is scrolled to first, as WebDriver's click and Playwright's tap do (the first version of the steady tap
+ * waited for a row below the fold to come into view by itself, and timed out: WebKit screen conformance, full
+ * run of 4 Dec 2026).
  * A page served over loopback by this file: no relay or Burrow.
  */
 import { createServer, type Server } from 'node:http';
@@ -15,6 +18,7 @@ import { launchPhone } from './phone/project.js';
 /**
  * `#moving`: a banner above "Go back" grows by 23 px every 20 ms up to 230 px, starting when the page is
  * shown (a prompt pushed down while a warning fills in). `#covered`: a sheet lies over "Start" for 400 ms.
+ * `#far`: a button 3,000 px down, out of view (a long session list).
  * Every click is counted per element id.
  */
 const PAGE = `<!doctype html><meta name="viewport" content="width=device-width">
@@ -25,6 +29,9 @@ const PAGE = `<!doctype html><meta name="viewport" content="width=device-width">
   <button id="start" style="display:block;margin:8px;padding:12px">Start</button>
   <div id="sheet" style="position:absolute;inset:0;background:#333"></div>
 </div>
+<div style="height:3000px"></div>
+<button id="far" style="display:block;margin:8px;padding:12px">Far down</button>
+<div style="height:600px"></div>
 <script>
   window.clicks = {};
   addEventListener('click', (e) => { const id = e.target.id || 'other'; clicks[id] = (clicks[id] || 0) + 1; }, true);
@@ -73,5 +80,11 @@ describe('the harness taps what the test names, once', () => {
     const seen = await clicks();
     expect(seen.start).toBe(1);
     expect(seen.sheet).toBeUndefined();
+  });
+
+  it('a button out of view is scrolled to and tapped once', async () => {
+    await phone.goto(url);
+    await phone.getByRole('button', { name: 'Far down' }).tap();
+    expect(await clicks()).toEqual({ far: 1 });
   });
 });

@@ -101,7 +101,13 @@ for (const type of ['pointerdown', 'mousedown', 'touchstart', 'click']) {
 }
 
 function hit(el: Element): Hit {
-  const r = el.getBoundingClientRect();
+  let r = el.getBoundingClientRect();
+  // Out of view (a row below the fold of a long list): scrolled to first, as WebDriver's click and Playwright's
+  // actionability checks do. Only then: a box in view is never moved by looking at it.
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    r = el.getBoundingClientRect();
+  }
   const x = Math.min(Math.max(r.x + r.width / 2, 0), innerWidth - 1);
   const y = Math.min(Math.max(r.y + r.height / 2, 0), innerHeight - 1);
   const top = document.elementFromPoint(x, y);
