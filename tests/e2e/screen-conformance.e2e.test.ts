@@ -185,10 +185,27 @@ async function type(att: Attachment, bytes: Buffer[], keys: string): Promise<voi
   await quiet(bytes, before);
 }
 
-/** Opens a session on the phone; its screen is read once settled(). */
+/** Taps on the list that may open another session than the one named before one opens it. */
+const OPEN_ATTEMPTS = 3;
+
+/**
+ * Opens a session on the phone; its screen is read once settled(). The list puts the most recently active
+ * session first, and the one a case just typed into can move up after the row to tap was found (its directory
+ * update arrives late): the tap then opens the neighbour that slid under it ("modes" opened
+ * "wrap-at-region-top", Chromium, full run of 4 Dec 2026). A person who lands on the wrong session goes back and
+ * taps again; so does this.
+ */
 async function openSession(name: string): Promise<void> {
-  await phone.getByRole('button', { name: new RegExp(`^Open ${name}`) }).tap();
-  await phone.getByRole('heading', { name: new RegExp(`^${name}$`) }).waitFor(); // this one, not a neighbour
+  for (let attempt = 1; ; attempt++) {
+    await phone.getByRole('button', { name: new RegExp(`^Open ${name}`) }).tap();
+    await phone.getByRole('button', { name: 'Back to the session list' }).waitFor();
+    // The heading comes with the back button (one header): this one, not a neighbour.
+    if ((await phone.getByRole('heading', { name: new RegExp(`^${name}$`) }).count()) === 1) break;
+    const opened = (await phone.getByRole('heading').allTextContents()).join(', ');
+    if (attempt === OPEN_ATTEMPTS) throw new Error(`tapping ${name} opened ${opened} ${OPEN_ATTEMPTS} times`);
+    console.warn(`[e2e] tapping ${name} opened ${opened}: back, and again`);
+    await backToList();
+  }
   await waitForPaintedTerminal(phone);
 }
 
