@@ -185,7 +185,7 @@ async function type(att: Attachment, bytes: Buffer[], keys: string): Promise<voi
   await quiet(bytes, before);
 }
 
-/** Taps on the list that may open another session than the one named before one opens it. */
+/** Taps on a row before openSession gives up on reaching the session it names (see there). */
 const OPEN_ATTEMPTS = 3;
 
 /**
