@@ -124,7 +124,9 @@ class AgentOnPhone {
    * `retypes`): Gemini CLI once took "Please create approved.txt" as "Please create approved." in CI and
    * answered the wrong request (not seen again here in 50 runs of the line straight into its PTY and 15 through
    * Burrow; Burrow's own input path is held lossless by its input tests, so this only keeps a ring test from
-   * failing on an agent's dropped keys).
+   * failing on an agent's dropped keys). The next time it sent "Please crea" although the whole line had
+   * shown: Enter came while it was still initializing and queued the line, which launch/gemini.ts's ready
+   * screen now waits out.
    */
   async typeLine(text: string): Promise<void> {
     const before = this.#linesWith(text);

@@ -51,7 +51,9 @@ describe('a phone in use stays present (issue 23)', () => {
     const attachment = s.attach(phone);
     fx.host.presence('phone-1', { state: 'present', focused: true, visible: true });
     fx.host.focus('phone-1', s.id);
-    await fx.waitFor(() => fx.output(s.id).includes('GOT:1b5b49'), 3000, 'CSI I');
+    // The focus-in is written at once; the wait is for a loaded machine to run the program and read its echo
+    // (3 s once timed out in CI, in a run 1.5x slower than usual).
+    await fx.waitFor(() => fx.output(s.id).includes('GOT:1b5b49'), 10_000, 'CSI I');
     const mark = fx.output(s.id).length;
     const typedUntil = Date.now() + 20_000;
     let n = 0;

@@ -11,6 +11,11 @@
  *   IDE-integration nudge.
  * - Notifications: off by default (`general.enableNotifications` false). The notify variant sets it true
  *   (`general.notificationMethod` stays "auto": OSC 777 outside iTerm2).
+ * - Ready: its input box draws before its config has initialized, and only the header ("Gemini CLI v…", in
+ *   `MainContent`, which renders nothing until `isConfigInitialized`) says it has. A line entered before that
+ *   is queued ("Initializing... Prompts will be queued."), and in CI a queued line reached the model cut short
+ *   ("Please crea" for "Please create approved.txt", though the whole line had shown in the box before Enter);
+ *   so the ready screen is the header above the input box.
  */
 import { type AgentLaunch, baseEnv, fakeKey, join, json, type LaunchOptions } from './launch-spec.js';
 
@@ -37,7 +42,7 @@ export function geminiLaunch(o: LaunchOptions): AgentLaunch {
       [join(dir, 'settings.json')]: json(settings),
       [join(dir, 'trustedFolders.json')]: json({ [o.workDir]: 'TRUST_FOLDER' }),
     },
-    readyScreen: /Type your message/,
+    readyScreen: /Gemini CLI v\d[\s\S]*Type your message/,
     permissionScreen: /Allow execution of/,
     allowKeys: '\r',
     resumeLatestArgv: [o.bin, '--resume', 'latest'],
