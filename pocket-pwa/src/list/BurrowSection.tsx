@@ -11,6 +11,7 @@ import { NewSessionForm } from './NewSessionForm.js';
 import { RenameForm } from './RenameForm.js';
 import { SessionRow } from './SessionRow.js';
 import { endedSessions, restartArgv } from './session-text.js';
+import { useHeldOrder } from './use-held-order.js';
 
 export interface BurrowSectionProps {
   readonly burrow: PairedBurrow;
@@ -52,6 +53,8 @@ export function BurrowSection(props: BurrowSectionProps) {
       ? pathText(conn.path ?? null, conn.relayConnected ?? true)
       : null;
   const sessions = sortedSessions(conn.sessions);
+  // Rows stay where they are while a finger is on the list (held-order.ts).
+  const { rows, listProps } = useHeldOrder(sessions);
   const ended = endedSessions(sessions);
   const [clearing, setClearing] = useState(false);
   const fail = (what: string) => (e: unknown) =>
@@ -154,8 +157,8 @@ export function BurrowSection(props: BurrowSectionProps) {
           {connected ? 'No sessions.' : 'Sessions appear when your computer is reachable.'}
         </p>
       ) : (
-        <ul className="sessions">
-          {sessions.map((entry) => (
+        <ul className="sessions" {...listProps}>
+          {rows.map((entry) => (
             <SessionRow
               key={entry.id}
               entry={entry}
