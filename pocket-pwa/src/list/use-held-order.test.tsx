@@ -71,7 +71,7 @@ describe('useHeldOrder', () => {
     // 'wrap' printed: the sort now puts it first, which would put 'modes' where the finger is.
     view.rerender(<List order={['wrap', 'modes']} clock={clock} onOpen={open} />);
     expect(shownOrder()).toEqual(['modes', 'wrap']);
-    fireEvent.pointerUp(screen.getAllByRole('button')[1]!, { pointerId: 1 });
+    fireEvent.pointerUp(screen.getAllByRole('button')[1]!, { pointerId: 1, bubbles: true });
     fireEvent.click(screen.getAllByRole('button')[1]!);
     expect(opened).toEqual(['wrap']);
     // Held a moment after the finger lifts, then the sort wins.
@@ -96,16 +96,48 @@ describe('useHeldOrder', () => {
     fireEvent.pointerDown(list, { pointerId: 1 });
     fireEvent.pointerDown(list, { pointerId: 2 });
     view.rerender(<List order={['b', 'a']} clock={clock} onOpen={() => {}} />);
-    fireEvent.pointerUp(list, { pointerId: 1 });
+    fireEvent.pointerUp(list, { pointerId: 1, bubbles: true });
     advance(HOLD_AFTER_TOUCH_MS * 2);
     expect(shownOrder()).toEqual(['a', 'b']);
-    fireEvent.pointerCancel(list, { pointerId: 2 });
+    fireEvent.pointerCancel(list, { pointerId: 2, bubbles: true });
     advance(HOLD_AFTER_TOUCH_MS - 100);
     fireEvent.pointerDown(list, { pointerId: 3 });
     advance(HOLD_AFTER_TOUCH_MS);
     expect(shownOrder()).toEqual(['a', 'b']);
-    fireEvent.pointerUp(list, { pointerId: 3 });
+    fireEvent.pointerUp(list, { pointerId: 3, bubbles: true });
     advance(HOLD_AFTER_TOUCH_MS);
+    expect(shownOrder()).toEqual(['b', 'a']);
+  });
+
+  it('a finger that slides off the list and lifts elsewhere still ends the hold', () => {
+    const { clock, advance } = manualClock();
+    const view = render(
+      <div>
+        <List order={['a', 'b']} clock={clock} onOpen={() => {}} />
+        <p>elsewhere</p>
+      </div>,
+    );
+    fireEvent.pointerDown(screen.getAllByRole('button')[0]!, { pointerId: 4 });
+    view.rerender(
+      <div>
+        <List order={['b', 'a']} clock={clock} onOpen={() => {}} />
+        <p>elsewhere</p>
+      </div>,
+    );
+    fireEvent.pointerUp(screen.getByText('elsewhere'), { pointerId: 4, bubbles: true });
+    advance(HOLD_AFTER_TOUCH_MS);
+    expect(shownOrder()).toEqual(['b', 'a']);
+  });
+
+  it('the page losing focus mid-touch ends the hold at once', () => {
+    const { clock } = manualClock();
+    const view = render(<List order={['a', 'b']} clock={clock} onOpen={() => {}} />);
+    fireEvent.pointerDown(screen.getAllByRole('button')[0]!, { pointerId: 5 });
+    view.rerender(<List order={['b', 'a']} clock={clock} onOpen={() => {}} />);
+    expect(shownOrder()).toEqual(['a', 'b']);
+    act(() => {
+      window.dispatchEvent(new Event('blur'));
+    });
     expect(shownOrder()).toEqual(['b', 'a']);
   });
 });

@@ -1,19 +1,16 @@
 /**
- * React glue for held-order.ts: tracks fingers on the list and returns the rows in the order to show, plus
- * the pointer handlers for the list element.
+ * React glue for held-order.ts: a FingerHold fed the list's pointer-downs and the page's lifts, and the rows in
+ * the order to show. The lift is heard on the window: a finger that slides off the list lifts elsewhere.
  */
 import { type PointerEvent, useEffect, useRef, useState } from 'react';
 import { type Clock, systemClock } from '../core/index.js';
-import { HOLD_AFTER_TOUCH_MS, heldOrder } from './held-order.js';
+import { FingerHold } from './finger-hold.js';
+import { heldOrder } from './held-order.js';
 
 export interface HeldOrder<T> {
   readonly rows: T[];
   /** Spread on the list element. */
-  readonly listProps: {
-    onPointerDown(e: PointerEvent): void;
-    onPointerUp(e: PointerEvent): void;
-    onPointerCancel(e: PointerEvent): void;
-  };
+  readonly listProps: { onPointerDown(e: PointerEvent): void };
 }
 
 export function useHeldOrder<T extends { readonly id: string }>(
@@ -21,44 +18,24 @@ export function useHeldOrder<T extends { readonly id: string }>(
   clock: Clock = systemClock,
 ): HeldOrder<T> {
   const [held, setHeld] = useState(false);
-  /** Pointers down on the list now (a second finger must not end the hold when the first lifts). */
-  const down = useRef(new Set<number>());
-  const release = useRef<unknown>(null);
+  const [hold] = useState(() => new FingerHold(clock, setHeld));
   const shown = useRef<readonly string[]>([]);
-  const cancelRelease = () => {
-    if (release.current !== null) clock.clearTimeout(release.current);
-    release.current = null;
-  };
-  // Unmounted (the tap opened a session): no timer left to set state.
-  useEffect(
-    () => () => {
-      if (release.current !== null) clock.clearTimeout(release.current);
-    },
-    [clock],
-  );
-  const lifted = (e: PointerEvent) => {
-    down.current.delete(e.pointerId);
-    if (down.current.size > 0) return;
-    cancelRelease();
-    release.current = clock.setTimeout(() => {
-      release.current = null;
-      setHeld(false);
-    }, HOLD_AFTER_TOUCH_MS);
-  };
+  useEffect(() => {
+    const lifted = (e: Event) => hold.up((e as globalThis.PointerEvent).pointerId);
+    const gone = () => hold.reset();
+    window.addEventListener('pointerup', lifted);
+    window.addEventListener('pointercancel', lifted);
+    window.addEventListener('blur', gone);
+    return () => {
+      window.removeEventListener('pointerup', lifted);
+      window.removeEventListener('pointercancel', lifted);
+      window.removeEventListener('blur', gone);
+      hold.dispose();
+    };
+  }, [hold]);
   const rows = held ? heldOrder(shown.current, sorted) : [...sorted];
   // Written while rendering, which React allows only for what renders the same twice: held, a second render
   // of the same props puts the rows in the same places again.
   shown.current = rows.map((r) => r.id);
-  return {
-    rows,
-    listProps: {
-      onPointerDown: (e) => {
-        down.current.add(e.pointerId);
-        cancelRelease();
-        setHeld(true);
-      },
-      onPointerUp: lifted,
-      onPointerCancel: lifted,
-    },
-  };
+  return { rows, listProps: { onPointerDown: (e) => hold.down(e.pointerId) } };
 }
