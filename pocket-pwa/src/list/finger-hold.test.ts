@@ -1,34 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../core/index.js';
+import { manualClock } from '../test-support/manual-clock.js';
 import { FingerHold, MAX_FINGERS } from './finger-hold.js';
 import { HOLD_AFTER_TOUCH_MS } from './held-order.js';
 
-function fakeClock() {
-  let now = 0;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  let next = 1;
-  const clock: Clock = {
-    now: () => now,
-    setTimeout: (fn, ms) => {
-      timers.set(next, { at: now + ms, fn });
-      return next++;
-    },
-    clearTimeout: (h) => void timers.delete(h as number),
-  };
-  const advance = (ms: number) => {
-    now += ms;
-    for (const [h, t] of [...timers]) {
-      if (t.at > now) continue;
-      timers.delete(h);
-      t.fn();
-    }
-  };
-  return { clock, advance, pending: () => timers.size };
-}
-
 describe('FingerHold', () => {
   it('holds from the first finger down until HOLD_AFTER_TOUCH_MS after the last lifts', () => {
-    const { clock, advance } = fakeClock();
+    const { clock, advance } = manualClock();
     const changes: boolean[] = [];
     const hold = new FingerHold(clock, (h) => changes.push(h));
     hold.down(1);
@@ -45,7 +22,7 @@ describe('FingerHold', () => {
   });
 
   it('ignores a lift it never saw go down (a finger elsewhere on the page)', () => {
-    const { clock, pending } = fakeClock();
+    const { clock, pending } = manualClock();
     const hold = new FingerHold(clock, () => {});
     hold.up(9);
     expect(pending()).toBe(0);
@@ -56,7 +33,7 @@ describe('FingerHold', () => {
   });
 
   it(`forgets the oldest fingers past ${MAX_FINGERS}, so lost lifts cannot hold the list for good`, () => {
-    const { clock, advance } = fakeClock();
+    const { clock, advance } = manualClock();
     const hold = new FingerHold(clock, () => {});
     for (let id = 0; id < MAX_FINGERS + 5; id++) hold.down(id);
     for (let id = 5; id < MAX_FINGERS + 5; id++) hold.up(id);
@@ -65,7 +42,7 @@ describe('FingerHold', () => {
   });
 
   it('reset ends the hold at once; dispose leaves no timer', () => {
-    const { clock, pending } = fakeClock();
+    const { clock, pending } = manualClock();
     const hold = new FingerHold(clock, () => {});
     hold.down(1);
     hold.reset();

@@ -5,31 +5,14 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../core/index.js';
+import { manualClock as sharedManualClock } from '../test-support/manual-clock.js';
 import { HOLD_AFTER_TOUCH_MS } from './held-order.js';
 import { useHeldOrder } from './use-held-order.js';
 
-/** Timers run only when the test says time has passed. */
+/** The shared manual clock, its timers run inside act() (they set React state). */
 function manualClock() {
-  let now = 0;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  let next = 1;
-  const clock: Clock = {
-    now: () => now,
-    setTimeout: (fn, ms) => {
-      timers.set(next, { at: now + ms, fn });
-      return next++;
-    },
-    clearTimeout: (h) => void timers.delete(h as number),
-  };
-  const advance = (ms: number) => {
-    now += ms;
-    for (const [h, t] of [...timers]) {
-      if (t.at > now) continue;
-      timers.delete(h);
-      act(() => t.fn());
-    }
-  };
-  return { clock, advance };
+  const c = sharedManualClock();
+  return { clock: c.clock, advance: (ms: number) => act(() => c.advance(ms)) };
 }
 
 function List({ order, clock, onOpen }: { order: string[]; clock: Clock; onOpen(id: string): void }) {
