@@ -45,6 +45,14 @@ const START_MS = 120_000;
 const STEP_MS = 60_000;
 /** Where the agent writes nothing at its prompt, the ring is WATCHING's settle: allow that, plus 1 s. */
 const QUIET_RING_MS = SETTLE_MS + 1_000;
+/**
+ * A quiet ring, seen from the phone, may come later than QUIET_RING_MS after the prompt showed: the agent may
+ * write a little after its prompt (which starts the settle again), later still on a loaded machine (Claude Code:
+ * 6.1 and 6.8 s in two full runs of 4 Dec 2026). Burrow's own part is checked on the daemon's timestamps: the
+ * ring comes SETTLE_MS after the session's last output, plus at most SETTLE_LATE_MS of timer lateness.
+ */
+const QUIET_RING_SEEN_MS = SETTLE_MS + 3_000;
+const SETTLE_LATE_MS = 1_000;
 const EXPLICIT_RING_MS = 1_000;
 /** The presence run: typing every 10 s for 3 minutes (the issue's numbers), asking again at ~70 s. */
 const TYPE_EVERY_MS = 10_000;
@@ -206,6 +214,8 @@ interface RingReport {
   agent: AgentName;
   promptShownMs: number;
   ringAfterPromptMs: number;
+  /** The daemon's own: ring time minus the session's last output (quiet rings only). */
+  ringAfterLastOutputMs: number | null;
   ringSource: string;
   ringTitle: string;
   ringBody: string;
@@ -308,8 +318,14 @@ describe.concurrent('issue 23: the real agent CLIs in Burrow, default config, no
       const ringAfter = rang - shown;
       const quiet = ring.notification?.source === 'watching';
       expect(ringAfter, `${agent} rang ${ringAfter} ms after its prompt showed`).toBeLessThanOrEqual(
-        (quiet ? QUIET_RING_MS : EXPLICIT_RING_MS) + 2 * POLL_MS,
+        (quiet ? QUIET_RING_SEEN_MS : EXPLICIT_RING_MS) + 2 * POLL_MS,
       );
+      if (quiet) {
+        const settle = (ring.ringingSince ?? 0) - ring.lastActivityAt;
+        expect(settle, `${agent} rang ${settle} ms after its last output`).toBeLessThanOrEqual(
+          SETTLE_MS + SETTLE_LATE_MS,
+        );
+      }
       // Its detail names the request (the screen's words arrive just after a ring without words of its own).
       await on.step(
         () => (on.entry?.notification?.body ?? '').includes(APPROVAL_COMMAND.split(' ')[1]!),
@@ -380,6 +396,7 @@ describe.concurrent('issue 23: the real agent CLIs in Burrow, default config, no
         agent,
         promptShownMs: shown - typed,
         ringAfterPromptMs: ringAfter,
+        ringAfterLastOutputMs: quiet ? (ring.ringingSince ?? 0) - ring.lastActivityAt : null,
         ringSource: ring.notification?.source ?? '',
         ringTitle: worded.title,
         ringBody: worded.body,
