@@ -47,6 +47,8 @@ const DEFAULT_READY_TIMEOUT_MS = 60_000;
 const HUNG_START_ATTEMPTS = 2;
 /** Lines of wrangler's debug log quoted when a start hangs. */
 const LOG_TAIL_LINES = 40;
+/** At most this much of the log's end is kept to find those lines in. */
+const LOG_TAIL_CHARS = 16_000;
 const READY_POLL_MS = 200;
 /** A one-off bundle of the relay (esbuild) on a loaded machine. */
 const BUNDLE_TIMEOUT_MS = 60_000;
@@ -378,9 +380,9 @@ function logTail(dir: string): string {
   }
   const last = files.at(-1);
   if (last === undefined) return '\n(no wrangler log)';
-  const lines = readFileSync(join(dir, last), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '' && l !== '---');
+  // Only the end is read: the log grows with the relay's life.
+  const text = readFileSync(join(dir, last), 'utf8').slice(-LOG_TAIL_CHARS);
+  const lines = text.split('\n').filter((l) => l !== '' && l !== '---');
   return `\n--- wrangler's log (last ${LOG_TAIL_LINES} lines) ---\n${lines.slice(-LOG_TAIL_LINES).join('\n')}`;
 }
 
