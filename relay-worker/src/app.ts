@@ -5,8 +5,8 @@
  */
 import { ErrorCode, HTTP_API_PREFIX } from '@burrow/protocol';
 import { Hono } from 'hono';
+import { drainBody } from './drain-body.js';
 import { jsonError } from './json-error.js';
-import { MAX_UNREAD_BODY_DRAIN_BYTES } from './limits.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { enrollRoutes } from './routes/enroll.js';
 import { infoRoutes } from './routes/info.js';
@@ -24,10 +24,12 @@ export function createApp(services: (request: Request, bindings: unknown) => Rel
     // Every response, not only the assets': a browser must never read a JSON answer or an error as anything
     // else (issue 24.8). A 101 carries its socket and is left as it is.
     if (c.res.status !== 101) c.res = withNoSniff(c.res);
-    // A refusal (401, 413, …) leaves the request body unread. Under `wrangler dev` that breaks the next
-    // request on the same connection ("worker restarted mid-request", 503), so read a bounded amount away.
+    // A refusal (401, 404, 413, …) leaves the request body unread; under `wrangler dev` that left the next
+    // request unanswered (drain-body.ts). Read it away before the answer goes out.
     const body = c.req.raw.body;
-    if (body !== null && !c.req.raw.bodyUsed && !isWebSocketUpgrade(c.req.raw)) await drain(body);
+    if (body !== null && !c.req.raw.bodyUsed && !isWebSocketUpgrade(c.req.raw)) {
+      await drainBody(body.getReader());
+    }
   });
   infoRoutes(app);
   enrollRoutes(app);
@@ -37,7 +39,7 @@ export function createApp(services: (request: Request, bindings: unknown) => Rel
   ticketRoutes(app);
   app.all(`${HTTP_API_PREFIX}/*`, () => jsonError(ErrorCode.NOT_FOUND, 'no such relay route'));
   app.all(HTTP_API_PREFIX, () => jsonError(ErrorCode.NOT_FOUND, 'no such relay route'));
-  app.all('*', async (c) => withSecurityHeaders(await c.get('services').fetchAsset(c.req.raw)));
+  app.all('*', async (c) => withSecurityHeaders(await c.get('services').fetchAsset(withoutBody(c.req.raw))));
   app.onError((error, c) => {
     // Never echo the error: it could carry request content. The path alone is enough to find it.
     console.error(
@@ -52,17 +54,11 @@ function isWebSocketUpgrade(request: Request): boolean {
   return request.headers.get('Upgrade')?.toLowerCase() === 'websocket';
 }
 
-async function drain(body: ReadableStream<Uint8Array>): Promise<void> {
-  const reader = body.getReader();
-  let seen = 0;
-  try {
-    while (seen <= MAX_UNREAD_BODY_DRAIN_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      seen += value.byteLength;
-    }
-    await reader.cancel();
-  } catch {
-    // The client went away; nothing to drain.
-  }
+/**
+ * The request as the assets get it: without its body. They read none (anything but GET and HEAD gets 405),
+ * and a body handed on unread is one the middleware above can no longer read away (drain-body.ts).
+ */
+function withoutBody(request: Request): Request {
+  if (request.body === null) return request;
+  return new Request(request.url, { method: request.method, headers: request.headers });
 }

@@ -112,10 +112,12 @@ export const PUSH_SEND_RATE_PER_BURROW: TokenBucketConfig = {
 export const MAX_JSON_BODY_BYTES = 4_096;
 
 /**
- * Most of a refused request's unread body the Worker reads away before answering (bytes): twice the largest
- * body any route accepts (the push send's), so a body refused for being a little too large is read whole.
+ * Most of a request body the Worker reads away unread before it answers (bytes; drain-body.ts says why): the
+ * request body limit of Cloudflare's Free and Pro plans, 100 MB. The platform refuses a larger body before
+ * the Worker sees it, so deployed, every body is read to its end; only under `wrangler dev`, which has no such
+ * limit, is a larger one cut off here. Read a chunk at a time, never held.
  */
-export const MAX_UNREAD_BODY_DRAIN_BYTES = 2 * MAX_PUSH_SEND_BODY_BYTES;
+export const MAX_UNREAD_BODY_DRAIN_BYTES = 100_000_000;
 
 /** Longest `Authorization` header read (characters); a bearer token is 43. */
 export const MAX_AUTHORIZATION_CHARS = 256;

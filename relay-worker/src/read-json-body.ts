@@ -3,7 +3,7 @@
  * Content-Length first and again while streaming (a chunked body has no length). [SPEC: RL-LIM-5]
  */
 import { ErrorCode } from '@burrow/protocol';
-import { MAX_UNREAD_BODY_DRAIN_BYTES } from './limits.js';
+import { drainBody } from './drain-body.js';
 
 export type BodyResult =
   | { readonly ok: true; readonly json: unknown }
@@ -26,13 +26,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      // Read a bounded amount more away (see app.ts: an unread body breaks the connection under wrangler dev).
-      for (let extra = 0; extra <= MAX_UNREAD_BODY_DRAIN_BYTES; ) {
-        const next = await reader.read();
-        if (next.done) break;
-        extra += next.value.byteLength;
-      }
-      await reader.cancel();
+      await drainBody(reader); // never answer with the body unread (drain-body.ts)
       return { ok: false, code: ErrorCode.PAYLOAD_TOO_LARGE, message: `body over ${maxBytes} bytes` };
     }
     chunks.push(value);

@@ -5,6 +5,7 @@
  */
 import { createECDH, createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import {
   decodeDeliveryListResponse,
   decodeErrorBody,
@@ -39,6 +40,36 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([relay?.stop(), gated?.stop()]);
 });
+
+/**
+ * One request on a connection of its own (node:http, no keep-alive): a stalled relay shows as "no answer in
+ * RAW_REQUEST_TIMEOUT_MS" instead of a request queued behind another on a reused connection.
+ */
+function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | null,
+  chunked: boolean,
+): Promise<string> {
+  return new Promise((resolve) => {
+    const length = body !== null && !chunked ? { 'content-length': String(body.length) } : {};
+    const req = httpRequest(url, { method, agent: false, headers: { ...headers, ...length } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(String(res.statusCode)));
+      res.on('error', (error) => resolve(`response error ${error.message}`));
+    });
+    req.setTimeout(RAW_REQUEST_TIMEOUT_MS, () => {
+      req.destroy();
+      resolve(`no answer in ${RAW_REQUEST_TIMEOUT_MS} ms`);
+    });
+    // The relay may answer and close before the whole body is sent: that is a refusal, not a failure.
+    req.on('error', () => undefined);
+    req.end(body ?? undefined);
+  });
+}
+/** Far above any answer here (milliseconds on a loaded machine); the stall this catches never ended. */
+const RAW_REQUEST_TIMEOUT_MS = 10_000;
 
 const b64 = (n: number) => encodeBase64url(randomBytes(n));
 const sha256 = (token: string) =>
@@ -340,6 +371,42 @@ describe('routing, errors and assets [RL-HTTP-9, RL-ASSET-1, RL-ASSET-2]', () =>
     // Not vacuous: successes, client errors and refusals of several kinds.
     expect(new Set(statuses).size).toBeGreaterThanOrEqual(5);
   });
+
+  it('a refused request body, of any size and to any path, never leaves the next request unanswered [RL-LIM-5]', async () => {
+    // Under wrangler dev, wrangler's ProxyWorker streams each request body on to the relay; when the relay
+    // answered before reading it all, the next request through the ProxyWorker, from anyone, got no answer
+    // until its client gave up (workers-sdk #15203). Every 1 MiB case below did that before the fix; a small
+    // body to the assets did it about one time in 400 under load, which is how attack-local met it.
+    const mib = Buffer.alloc(1 << 20, 0x78);
+    const enrolled = await enroll(relay.url);
+    const tickets = `/v1/burrows/${enrolled.burrowId}/tickets`;
+    const bearerJson = {
+      Authorization: `Bearer ${enrolled.burrowToken}`,
+      'content-type': 'application/json',
+    };
+    const refusals: [string, string, Record<string, string>, boolean][] = [
+      ['POST', '/v1/no-such-route', {}, false], // JSON 404, the body never looked at
+      ['POST', '/some/page', {}, false], // the assets answer 405 to anything but GET and HEAD
+      ['PUT', '/app.js', {}, false],
+      ['POST', '/v1/burrows', { 'CF-Connecting-IP': freshSource() }, false], // enrollment reads no body
+      ['PUT', tickets, bearerJson, false], // over MAX_TICKET_SET_BODY_BYTES by its Content-Length
+      ['PUT', tickets, bearerJson, true], // … and while streaming, with no length
+    ];
+    const answers: string[] = [];
+    for (const [method, path, headers, chunked] of refusals) {
+      const refused = await rawRequest(`${relay.url}${path}`, method, headers, mib, chunked);
+      const next = await rawRequest(`${relay.url}/v1/info`, 'GET', {}, null, false);
+      answers.push(`${method} ${path}${chunked ? ' (chunked)' : ''}: ${refused} then ${next}`);
+    }
+    expect(answers).toEqual([
+      'POST /v1/no-such-route: 404 then 200',
+      'POST /some/page: 405 then 200',
+      'PUT /app.js: 405 then 200',
+      'POST /v1/burrows: 201 then 200',
+      `PUT ${tickets}: 413 then 200`,
+      `PUT ${tickets} (chunked): 413 then 200`,
+    ]);
+  }, 120_000);
 
   it('serves assets and the SPA fallback with the CSP and security headers', async () => {
     for (const path of ['/', '/app.js', '/sessions/some-id', '/deep/link?x=1']) {

@@ -264,8 +264,7 @@ describe('POST /v1/burrows/:id/push [RL-PUSH-1..4]', () => {
 
   it('bounds the body before reading it', async () => {
     const burrow = await enroll(relay.url);
-    // Just over the limit, so the relay reads it away whole (MAX_UNREAD_BODY_DRAIN_BYTES): under wrangler dev a
-    // larger unread remainder would break the next request on this keep-alive connection.
+    // Refused for its size, and read away before the answer (relay-worker/src/drain-body.ts).
     const huge = JSON.stringify({ pad: 'x'.repeat(MAX_PUSH_SEND_BODY_BYTES + 1024) });
     const response = await fetch(`${relay.url}/v1/burrows/${burrow.burrowId}/push`, {
       method: 'POST',
