@@ -178,19 +178,25 @@ describe('RelayLink', () => {
   });
 
   it('after a freeze it probes with one ping instead of dropping a link that still answers', async () => {
+    // The relay answers only pings that reach it once the dead deadline is due, so the link cannot live on the
+    // pongs of its regular pings: before, pings every 50 ms answered from 150 ms kept it without any probe (the
+    // test passed with the probe taken out), and under load, when no pong came in time, it was dropped (a full
+    // run, 4 Dec). The probe is sent from the deadline's own callback, so it is always answered.
+    const keepalive = { pingIntervalMs: 100, deadAfterMs: 300, wakeProbeMs: 1_000, connectTimeoutMs: 1_000 };
     let connections = 0;
-    // Deaf until just before the dead deadline (the pings before it go unanswered), then answers again. Timed
-    // from the link's own `connected`, not from the server's accept: under load the two are tens of ms apart,
-    // and a deaf window timed from the accept could swallow the probe too (it did, once in a full run).
     let connectedAt = Number.POSITIVE_INFINITY;
+    let answered = 0;
     const url = await server((ws) => {
       connections++;
       ws.on('message', (d, binary) => {
-        if (!binary && String(d) === KEEPALIVE_PING && Date.now() - connectedAt > fast.deadAfterMs - 50)
-          ws.send(KEEPALIVE_PONG);
+        if (binary || String(d) !== KEEPALIVE_PING) return;
+        if (Date.now() - connectedAt < keepalive.deadAfterMs) return;
+        answered++;
+        ws.send(KEEPALIVE_PONG);
       });
     });
-    // The clock jumps 10 s as the socket opens: the dead deadline then fires 10 s "late", as after a suspend.
+    // Right after the link arms its deadline, its clock jumps 10 s, as after a suspend: the deadline then fires
+    // 10 s "late". (`connected` is reported just before the deadline is armed, so the jump waits a microtask.)
     let jump = 0;
     const timers = { ...systemTimers, now: () => Date.now() + jump };
     const downs: string[] = [];
@@ -202,20 +208,25 @@ describe('RelayLink', () => {
       onStatus: (s) => {
         if (s.kind === 'connected') {
           connectedAt = Date.now();
-          jump = 10_000;
+          queueMicrotask(() => {
+            jump = 10_000;
+          });
         }
         if (s.kind === 'reconnecting') downs.push(s.reason);
       },
       timers,
       backoff: quickBackoff,
-      keepalive: fast,
+      keepalive,
     });
     cleanup.push(() => link.stop());
     link.start();
     await until(() => link.status.kind === 'connected');
-    await new Promise((r) => setTimeout(r, fast.deadAfterMs + 3 * fast.wakeProbeMs));
+    await until(() => answered > 0 || downs.length > 0);
+    // Past the probe's own window: a link that heard the answer is still up, on its first socket.
+    await new Promise((r) => setTimeout(r, keepalive.wakeProbeMs + 100));
     expect(downs).toEqual([]);
     expect(connections).toBe(1);
+    expect(answered).toBeGreaterThan(0);
   });
 
   it('the shipped policy pings within RL-KEEP-1 and calls a link dead only after two missed pings', () => {
