@@ -19,7 +19,16 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -47,8 +56,8 @@ const DEFAULT_READY_TIMEOUT_MS = 60_000;
 const HUNG_START_ATTEMPTS = 2;
 /** Lines of wrangler's debug log quoted when a start hangs. */
 const LOG_TAIL_LINES = 40;
-/** At most this much of the log's end is kept to find those lines in. */
-const LOG_TAIL_CHARS = 16_000;
+/** At most this much of the log's end is read to find those lines in (bytes). */
+const LOG_TAIL_BYTES = 16_000;
 const READY_POLL_MS = 200;
 /** A one-off bundle of the relay (esbuild) on a loaded machine. */
 const BUNDLE_TIMEOUT_MS = 60_000;
@@ -380,8 +389,18 @@ function logTail(dir: string): string {
   }
   const last = files.at(-1);
   if (last === undefined) return '\n(no wrangler log)';
-  // Only the end is read: the log grows with the relay's life.
-  const text = readFileSync(join(dir, last), 'utf8').slice(-LOG_TAIL_CHARS);
+  // Only the end is read: the log grows with the relay's life. (A cut first line is dropped below with the
+  // rest beyond LOG_TAIL_LINES, unless the tail holds fewer lines.)
+  const fd = openSync(join(dir, last), 'r');
+  let text: string;
+  try {
+    const size = fstatSync(fd).size;
+    const tail = Buffer.alloc(Math.min(size, LOG_TAIL_BYTES));
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+    text = tail.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
   const lines = text.split('\n').filter((l) => l !== '' && l !== '---');
   return `\n--- wrangler's log (last ${LOG_TAIL_LINES} lines) ---\n${lines.slice(-LOG_TAIL_LINES).join('\n')}`;
 }
